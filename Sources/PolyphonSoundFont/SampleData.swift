@@ -1,0 +1,68 @@
+/// The bank's sample pool: 16-bit words (and the optional `sm24` low bytes) read in place
+/// from a memory-mapped file or from memory the bank owns.
+///
+/// Immutable after creation and shared by every synthesizer that plays the bank. The
+/// buffers stay valid as long as this object lives.
+public final class SampleData: @unchecked Sendable {
+    /// The `smpl` chunk as little-endian 16-bit words (for SF3: the raw bytes, see ``bytes``).
+    public let words: UnsafeBufferPointer<Int16>
+    /// The `sm24` chunk (one low byte per sample point), when present and valid.
+    public let lowBytes: UnsafeBufferPointer<UInt8>?
+    /// The `smpl` chunk as raw bytes (SF3 stores Ogg Vorbis streams here).
+    public let bytes: UnsafeRawBufferPointer
+    /// Keeps the mapping or allocation alive.
+    private let owner: AnyObject?
+
+    public init(bytes: UnsafeRawBufferPointer, lowBytes: UnsafeBufferPointer<UInt8>?, owner: AnyObject?) {
+        self.bytes = bytes
+        self.lowBytes = lowBytes
+        self.owner = owner
+        let count = bytes.count / 2
+        if let base = bytes.baseAddress, count > 0 {
+            // smpl starts at an even file offset inside a page-aligned mapping, so the words
+            // are 2-byte aligned.
+            words = UnsafeBufferPointer(start: base.assumingMemoryBound(to: Int16.self), count: count)
+        } else {
+            words = UnsafeBufferPointer(start: nil, count: 0)
+        }
+    }
+
+    /// Copies sample words into memory this object owns (for banks built in code).
+    public convenience init(copying samples: [Int16], lowBytes: [UInt8]? = nil) {
+        let storage = OwnedStorage(samples: samples, lowBytes: lowBytes)
+        self.init(bytes: UnsafeRawBufferPointer(storage.words),
+                  lowBytes: storage.low.map { UnsafeBufferPointer($0) }, owner: storage)
+    }
+
+    /// A 24-bit sample point as a value in −1…1 (16-bit banks: the word with a zero low byte).
+    @inlinable
+    public func normalized(at index: Int) -> Float {
+        if let low = lowBytes {
+            let v = Int32(words[index]) << 8 | Int32(low[index])
+            return Float(v) * (1.0 / 8_388_608.0)
+        }
+        return Float(words[index]) * (1.0 / 32768.0)
+    }
+}
+
+private final class OwnedStorage {
+    let words: UnsafeMutableBufferPointer<Int16>
+    let low: UnsafeMutableBufferPointer<UInt8>?
+
+    init(samples: [Int16], lowBytes: [UInt8]?) {
+        words = .allocate(capacity: max(samples.count, 1))
+        _ = words.initialize(from: samples)
+        if let lowBytes {
+            let l = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(lowBytes.count, 1))
+            _ = l.initialize(from: lowBytes)
+            low = l
+        } else {
+            low = nil
+        }
+    }
+
+    deinit {
+        words.deallocate()
+        low?.deallocate()
+    }
+}

@@ -1,0 +1,1 @@
+// PolyphonSynth module.
