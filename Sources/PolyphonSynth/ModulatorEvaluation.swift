@@ -1,0 +1,127 @@
+import PolyphonSoundFont
+
+/// Evaluates SF2 modulators against a channel's state the way FluidSynth does
+/// (`fluid_mod_get_value`): 7-bit sources normalised by 127, the pitch wheel by 16384, curves
+/// from the concave/convex tables, output = amount × source × amount source.
+enum ModulatorEvaluation {
+    /// What a modulator source reads: the note and the channel it plays on.
+    struct Context {
+        let channel: Channel
+        let key: Int
+        let velocity: Int
+    }
+
+    /// The transformed value of a source: −1…1 or 0…1 depending on polarity.
+    @inline(__always)
+    static func value(of source: ModulatorSource, in ctx: Context) -> Float {
+        var raw: Float
+        var range: Float = 127
+        if source.isCC {
+            raw = Float(ctx.channel.controllers[Int(source.index)])
+        } else {
+            switch source.index {
+            case 0: return 1  // no controller: a constant full-scale input
+            case 2: raw = Float(ctx.velocity)
+            case 3: raw = Float(ctx.key)
+            case 10: raw = Float(ctx.channel.polyPressure[max(0, min(127, ctx.key))])
+            case 13: raw = Float(ctx.channel.channelPressure)
+            case 14:
+                raw = Float(ctx.channel.pitchWheel)
+                range = 16384
+            case 16: raw = ctx.channel.pitchBendRange
+            default: return 0  // links and reserved sources contribute nothing here
+            }
+        }
+        return transform(raw / range, source)
+    }
+
+    /// Maps a normalised 0…1 input through the source's curve, polarity and direction.
+    @inline(__always)
+    static func transform(_ x: Float, _ source: ModulatorSource) -> Float {
+        let decreasing = source.isDecreasing
+        let bipolar = source.isBipolar
+        switch source.curve {
+        case .linear?:
+            switch (bipolar, decreasing) {
+            case (false, false): return x
+            case (false, true): return 1 - x
+            case (true, false): return 2 * x - 1
+            case (true, true): return 1 - 2 * x
+            }
+        case .concave?:
+            return shaped(x, bipolar: bipolar, decreasing: decreasing, table: Units.concave)
+        case .convex?:
+            return shaped(x, bipolar: bipolar, decreasing: decreasing, table: Units.convex)
+        case .switch?:
+            let on = x >= 0.5
+            switch (bipolar, decreasing) {
+            case (false, false): return on ? 1 : 0
+            case (false, true): return on ? 0 : 1
+            case (true, false): return on ? 1 : -1
+            case (true, true): return on ? -1 : 1
+            }
+        case nil:
+            return 0
+        }
+    }
+
+    @inline(__always)
+    private static func lookup(_ table: [Float], _ v: Float) -> Float {
+        let i = Int(v)
+        return table[max(0, min(127, i))]
+    }
+
+    @inline(__always)
+    private static func shaped(_ x: Float, bipolar: Bool, decreasing: Bool, table: [Float]) -> Float {
+        if !bipolar {
+            return decreasing ? lookup(table, 127 - 127 * x) : lookup(table, 127 * x)
+        }
+        if x > 0.5 {
+            let v = lookup(table, 127 * 2 * (x - 0.5))
+            return decreasing ? -v : v
+        }
+        let v = lookup(table, 127 * 2 * (0.5 - x))
+        return decreasing ? v : -v
+    }
+
+    /// FluidSynth's default velocity → filter modulator (with its velocity switch as amount
+    /// source), which FluidSynth recognises by identity like the spec's own version.
+    static let fluidVelocityToFilter = Modulator(
+        source: .init(.noteOnVelocity, isDecreasing: true, curve: .linear),
+        destination: .initialFilterFc, amount: -2400,
+        amountSource: .init(.noteOnVelocity, curve: .switch))
+
+    /// True for a modulator identical to the default velocity → filter cutoff modulator.
+    static func isVelocityToFilter(_ m: Modulator) -> Bool {
+        m.isIdentical(to: Modulator.defaults[1]) || m.isIdentical(to: fluidVelocityToFilter)
+    }
+
+    /// Sums every modulator's output per destination generator (59 = pitch in cents).
+    static func sum(_ modulators: [Modulator], context: Context, velocityToFilter: VelocityToFilterMode)
+        -> SIMD64<Float>
+    {
+        var out = SIMD64<Float>(repeating: 0)
+        for m in modulators {
+            let dest = Int(m.destination)
+            guard dest < 61, m.amount != 0 else { continue }
+            if velocityToFilter == .fluidSynth && isVelocityToFilter(m) { continue }
+            if m.source.rawValue == 0 { continue }  // no primary source: output 0 (FluidSynth)
+            let v1 = value(of: m.source, in: context)
+            if v1 == 0 { continue }
+            let v2 = m.amountSource.rawValue == 0 ? 1 : value(of: m.amountSource, in: context)
+            var v = Float(m.amount) * v1 * v2
+            if m.transform == 2 { v = abs(v) }
+            out[dest] += v
+        }
+        return out
+    }
+
+    /// True when any of the modulators reads this controller (so a CC change must update them).
+    static func dependsOnController(_ modulators: [Modulator], _ cc: Int) -> Bool {
+        for m in modulators {
+            if m.source.isCC && Int(m.source.index) == cc { return true }
+            if m.amountSource.isCC && Int(m.amountSource.index) == cc { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,171 @@
+/// Reads a sample at a (fractional) rate, honouring its loop, and interpolates between points.
+///
+/// The position is 32.32 fixed point so long samples keep sub-sample precision and phase
+/// arithmetic never rounds differently between block sizes.
+struct Oscillator {
+    var phase: UInt64 = 0
+    var increment: UInt64 = 0
+    /// First playable point, one past the last, loop start, loop end (first point after the loop).
+    var start = 0, end = 0, loopStart = 0, loopEnd = 0
+    var isLooping = false
+    /// True once the read position has wrapped at least once: from then on points before the
+    /// loop start are read from the loop's end.
+    var hasLooped = false
+    var isFinished = false
+
+    var position: Int { Int(truncatingIfNeeded: phase >> 32) }
+
+    mutating func setIncrement(_ ratio: Double) {
+        let r = min(max(ratio, 0), 65535)
+        increment = UInt64(r * 4_294_967_296.0)
+    }
+
+    /// Point `j` with loop wrapping and edge handling: before the start repeats the first point,
+    /// past the end is silence (the spec requires 46 zero points there anyway).
+    @inline(__always)
+    func point<S: SampleSource>(_ data: S, _ j: Int) -> Float {
+        var k = j
+        if isLooping {
+            let len = loopEnd - loopStart
+            if k >= loopEnd { k -= len * ((k - loopEnd) / len + 1) }
+            else if hasLooped && k < loopStart { k += len * ((loopStart - k - 1) / len + 1) }
+        }
+        if k < start { k = start }
+        if k >= end { return 0 }
+        return data[k]
+    }
+
+    /// Renders up to `count` points into `out`, scaled by a gain ramp. Returns the number of
+    /// frames written; fewer than `count` means the sample ended (the rest is untouched).
+    @inline(__always)
+    mutating func render<K: InterpolationKernel, S: SampleSource>(
+        _ kernel: K.Type, data: S, tables: InterpolationTables,
+        out: UnsafeMutablePointer<Float>, count: Int, gain: inout Float, gainStep: Float
+    ) -> Int {
+        var ph = phase
+        let inc = increment
+        var g = gain
+        let loopEndFixed = UInt64(loopEnd) << 32
+        let loopLenFixed = UInt64(loopEnd - loopStart) << 32
+        let endLimit = isLooping ? loopEnd : end
+        var fastLo = (isLooping && hasLooped ? loopStart : start) + K.left
+        let fastHi = endLimit - K.right
+        var i = 0
+        while i < count {
+            let idx = Int(truncatingIfNeeded: ph >> 32)
+            if !isLooping && idx >= end {
+                isFinished = true
+                break
+            }
+            let frac = Int(truncatingIfNeeded: (ph >> 24) & 0xFF)
+            let v: Float
+            if idx >= fastLo && idx < fastHi {
+                v = K.interpolate(data, idx, frac, tables)
+            } else {
+                v = K.interpolateSlow(self, data, idx, frac, tables)
+            }
+            out[i] = v * g
+            g += gainStep
+            ph &+= inc
+            if isLooping && ph >= loopEndFixed {
+                let over = (ph - loopEndFixed) % loopLenFixed
+                ph = (UInt64(loopStart) << 32) + over
+                if !hasLooped {
+                    hasLooped = true
+                    fastLo = loopStart + K.left
+                }
+            }
+            i += 1
+        }
+        phase = ph
+        gain = g
+        return i
+    }
+}
+
+/// Sample points as floats in −1…1. Two concrete sources so the render loop is specialised
+/// for 16-bit banks (the common case) without a per-point branch.
+protocol SampleSource {
+    subscript(_ j: Int) -> Float { get }
+}
+
+struct Int16Samples: SampleSource {
+    let words: UnsafePointer<Int16>
+    @inline(__always)
+    subscript(_ j: Int) -> Float { Float(words[j]) * (1.0 / 32768.0) }
+}
+
+/// 24-bit points: the `smpl` word is the high part, the `sm24` byte the low 8 bits.
+struct Int24Samples: SampleSource {
+    let words: UnsafePointer<Int16>
+    let low: UnsafePointer<UInt8>
+    @inline(__always)
+    subscript(_ j: Int) -> Float {
+        Float(Int32(words[j]) << 8 | Int32(low[j])) * (1.0 / 8_388_608.0)
+    }
+}
+
+protocol InterpolationKernel {
+    /// Points needed before and after the read index.
+    static var left: Int { get }
+    static var right: Int { get }
+    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float
+    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
+                                _ t: InterpolationTables) -> Float
+}
+
+enum LinearKernel: InterpolationKernel {
+    static var left: Int { 0 }
+    static var right: Int { 1 }
+    @inline(__always)
+    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
+        let f = Float(frac) * (1.0 / 256.0)
+        let a = d[idx], b = d[idx + 1]
+        return a + (b - a) * f
+    }
+    @inline(__always)
+    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
+                                _ t: InterpolationTables) -> Float {
+        let f = Float(frac) * (1.0 / 256.0)
+        let a = o.point(d, idx), b = o.point(d, idx + 1)
+        return a + (b - a) * f
+    }
+}
+
+enum CubicKernel: InterpolationKernel {
+    static var left: Int { 1 }
+    static var right: Int { 2 }
+    @inline(__always)
+    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
+        let c = t.cubic[frac]
+        let s = SIMD4<Float>(d[idx - 1], d[idx], d[idx + 1], d[idx + 2])
+        return (c * s).sum()
+    }
+    @inline(__always)
+    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
+                                _ t: InterpolationTables) -> Float {
+        let c = t.cubic[frac]
+        let s = SIMD4<Float>(o.point(d, idx - 1), o.point(d, idx), o.point(d, idx + 1), o.point(d, idx + 2))
+        return (c * s).sum()
+    }
+}
+
+enum SincKernel: InterpolationKernel {
+    static var left: Int { 3 }
+    static var right: Int { 4 }
+    @inline(__always)
+    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
+        let c = t.sinc[frac]
+        let s = SIMD8<Float>(d[idx - 3], d[idx - 2], d[idx - 1], d[idx], d[idx + 1], d[idx + 2],
+                             d[idx + 3], 0)
+        return (c * s).sum()
+    }
+    @inline(__always)
+    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
+                                _ t: InterpolationTables) -> Float {
+        let c = t.sinc[frac]
+        var s = SIMD8<Float>(repeating: 0)
+        for k in 0..<7 { s[k] = o.point(d, idx + k - 3) }
+        return (c * s).sum()
+    }
+}

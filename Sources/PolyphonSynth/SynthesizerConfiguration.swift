@@ -1,0 +1,73 @@
+/// How sample points between stored values are computed.
+public enum Interpolation: String, Sendable, CaseIterable {
+    /// Two-point linear interpolation: cheapest, audible aliasing and dulling on transposed notes.
+    case linear
+    /// Four-point cubic (FluidSynth's default, `interpolation 4`).
+    case cubic
+    /// Seven-point windowed-sinc (FluidSynth's `interpolation 7`): the cleanest.
+    case sinc
+}
+
+/// How bank-select controllers (CC0 MSB, CC32 LSB) choose a SoundFont bank.
+public enum BankSelectMode: String, Sendable, CaseIterable {
+    /// General MIDI: bank selects are ignored; channel 10 plays bank 128.
+    case gm
+    /// Roland GS: the MSB is the bank, the LSB is ignored.
+    case gs
+    /// Yamaha XG: MSB 127 (and 126) selects drums (bank 128), otherwise the LSB is the bank.
+    case xg
+    /// MMA: bank = MSB × 128 + LSB.
+    case mma
+}
+
+/// What the default velocity → filter cutoff modulator (SF2 2.04 §8.4.2) does.
+public enum VelocityToFilterMode: String, Sendable, CaseIterable {
+    /// FluidSynth's behaviour: the modulator exists (so banks can override it) but contributes 0.
+    case fluidSynth
+    /// The letter of the spec: up to −2400 cents of cutoff at low velocities.
+    case specification
+}
+
+/// Everything about a ``Synthesizer`` that is fixed when it is created.
+public struct SynthesizerConfiguration: Sendable, Hashable {
+    /// Maximum number of voices sounding at once; further notes steal voices.
+    public var polyphony: Int = 256
+    public var interpolation: Interpolation = .cubic
+    /// MIDI channels (16 per port; 32 or more for multi-port files).
+    public var channelCount: Int = 16
+    /// Output gain with FluidSynth's `synth.gain` meaning: `0.2` matches FluidSynth's default level.
+    public var gain: Float = 0.2
+    public var bankSelectMode: BankSelectMode = .gs
+    public var velocityToFilter: VelocityToFilterMode = .fluidSynth
+    /// Channels that play percussion (bank 128) from the start; GM's channel 10 is index 9.
+    public var percussionChannels: Set<Int> = [9]
+    /// Render effect buses (reverb, chorus). When false the dry path is all there is.
+    public var reverbEnabled: Bool = true
+    public var chorusEnabled: Bool = true
+    /// Capacity of the queue of events scheduled into the next render call.
+    public var eventQueueCapacity: Int = 8192
+
+    public init() {}
+
+    public init(polyphony: Int = 256, interpolation: Interpolation = .cubic, channelCount: Int = 16,
+                gain: Float = 0.2, bankSelectMode: BankSelectMode = .gs) {
+        self.polyphony = polyphony
+        self.interpolation = interpolation
+        self.channelCount = channelCount
+        self.gain = gain
+        self.bankSelectMode = bankSelectMode
+    }
+}
+
+/// Errors creating a synthesizer.
+public enum SynthesizerError: Error, CustomStringConvertible, Equatable {
+    case unsupportedSampleRate(Double)
+    case invalidConfiguration(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedSampleRate(let r): return "sample rate \(r) Hz is outside 8000–192000 Hz"
+        case .invalidConfiguration(let why): return "invalid synthesizer configuration: \(why)"
+        }
+    }
+}

@@ -1,0 +1,490 @@
+import PolyphonSoundFont
+
+/// Where a voice's sample lives and how its loop is laid out, resolved once per bank.
+struct SampleInfo {
+    var start: Int
+    var end: Int
+    var loopStart: Int
+    var loopEnd: Int
+    var sampleRate: Double
+    var originalPitch: Int
+    var pitchCorrection: Int
+    var isPlayable: Bool
+}
+
+/// The buses a voice mixes into for one chunk, all starting at the chunk's first frame.
+struct MixTarget {
+    var left: UnsafeMutablePointer<Float>
+    var right: UnsafeMutablePointer<Float>
+    var reverb: UnsafeMutablePointer<Float>
+    var chorus: UnsafeMutablePointer<Float>
+}
+
+/// One sounding sample: oscillator → gain ramp → low-pass filter → pan and effect sends.
+///
+/// Control values (envelopes, LFOs, modulated generators) are updated once per control period
+/// of at most 64 frames, counted from the voice's own start so the result never depends on how
+/// the caller slices render calls; gain moves by a per-frame ramp between control points.
+final class Voice {
+    static let controlPeriod = 64
+    /// FluidSynth's noise floor: a voice whose output can no longer exceed this is dropped.
+    static let noiseFloor: Float = 0.00003
+
+    // Identity
+    private(set) var isActive = false
+    private(set) var channel = 0
+    private(set) var key = 0
+    private(set) var velocity = 0
+    /// Absolute frame at which the voice started; voices started at the current frame are
+    /// never stolen.
+    private(set) var startFrame: Int64 = 0
+    /// Monotonic start order, for "oldest" decisions.
+    private(set) var serial: UInt64 = 0
+    private(set) var exclusiveClass = 0
+    /// Note-off received (the key is up).
+    private(set) var isKeyReleased = false
+    /// Held by the sustain pedal after its note-off.
+    var isSustained = false
+    /// Held by the sostenuto pedal (key was down when it was pressed).
+    var isSostenutoHeld = false
+
+    // What to play
+    private var generators = SIMD64<Float>(repeating: 0)
+    private var modulators: [Modulator] = []
+    private var modulation = SIMD64<Float>(repeating: 0)
+    private var sample = SampleInfo(start: 0, end: 0, loopStart: 0, loopEnd: 0, sampleRate: 44100,
+                                    originalPitch: 60, pitchCorrection: 0, isPlayable: false)
+    private var loopMode = 0
+    private var loopPeak: Float = 1
+
+    // DSP state
+    private var oscillator = Oscillator()
+    private var volumeEnvelope = VolumeEnvelope()
+    private var modulationEnvelope = ModulationEnvelope()
+    private var modulationLFO = LFO()
+    private var vibratoLFO = LFO()
+    private var filter = LowPassFilter()
+    private var gain: Float = 0
+    private var gainStep: Float = 0
+    private var framesLeftInPeriod = 0
+    private var framesSinceUpdate = 0
+    private var endsAfterPeriod = false
+
+    // Derived from generators + modulators + NRPN offsets
+    private var attenuation: Float = 0
+    private var pitchCents: Float = 0
+    private var sampleRateRatio: Double = 1
+    private var filterCutoffCents: Float = 13500
+    private var filterQ: Float = 0
+    private var filterActive = false
+    private var panLeft: Float = 0.7071
+    private var panRight: Float = 0.7071
+    private var reverbSend: Float = 0
+    private var chorusSend: Float = 0
+    private var modLfoToPitch: Float = 0
+    private var vibLfoToPitch: Float = 0
+    private var modEnvToPitch: Float = 0
+    private var modLfoToFilter: Float = 0
+    private var modEnvToFilter: Float = 0
+    private var modLfoToVolume: Float = 0
+    private var softPedalCentibels: Float = 0
+    private var portamentoCents: Float = 0
+    private var portamentoStep: Float = 0
+
+    // Per-synth constants
+    private var outputRate: Double = 44100
+    private var outputGain: Float = 0.2
+    private var velocityToFilter: VelocityToFilterMode = .fluidSynth
+
+    init() {}
+
+    // MARK: - Life cycle
+
+    /// Starts the voice for a resolved region. `portamentoFromKey` ≥ 0 glides from that key.
+    func start(region: Region, sample info: SampleInfo, loopPeak peak: Float, channel ch: Channel,
+               key k: Int, velocity vel: Int, frame: Int64, serial s: UInt64, outputRate rate: Double,
+               gain g: Float, velocityToFilter vtf: VelocityToFilterMode, portamentoFromKey: Int,
+               portamentoTime: Float) {
+        isActive = true
+        channel = ch.index
+        key = k
+        velocity = vel
+        startFrame = frame
+        serial = s
+        isKeyReleased = false
+        isSustained = false
+        isSostenutoHeld = false
+        outputRate = rate
+        outputGain = g
+        velocityToFilter = vtf
+        sample = info
+        loopPeak = max(peak, 1e-9)
+
+        var gens = SIMD64<Float>(repeating: 0)
+        for i in 0..<GeneratorType.slotCount { gens[i] = Float(region.generators.values[i]) }
+        generators = gens
+        modulators = region.modulators
+        exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
+        loopMode = Int(clampedGenerator(.sampleModes, base: true))
+
+        setUpOscillator()
+        updateModulation(ch)
+        updateParameters(ch)
+        startEnvelopesAndLFOs()
+
+        if portamentoFromKey >= 0 && portamentoTime > 0 && portamentoFromKey != k {
+            portamentoCents = Float(portamentoFromKey - k) * 100
+            portamentoStep = -portamentoCents / max(1, Float(portamentoTime) * Float(rate))
+        } else {
+            portamentoCents = 0
+            portamentoStep = 0
+        }
+
+        gain = 0
+        gainStep = 0
+        filter.reset()
+        framesLeftInPeriod = 0
+        framesSinceUpdate = 0
+        endsAfterPeriod = false
+    }
+
+    /// Stops the voice at once (no release), freeing it.
+    func kill() {
+        isActive = false
+        modulators = []
+    }
+
+    /// The key went up: release unless a pedal holds the note.
+    func noteOff(_ ch: Channel) {
+        guard isActive, !isKeyReleased else { return }
+        isKeyReleased = true
+        if ch.sustain { isSustained = true; return }
+        if isSostenutoHeld { return }
+        release(ch)
+    }
+
+    /// Enters the release stage of both envelopes now.
+    func release(_ ch: Channel) {
+        guard isActive else { return }
+        isKeyReleased = true
+        isSustained = false
+        isSostenutoHeld = false
+        guard volumeEnvelope.stage != .release && volumeEnvelope.stage != .finished else { return }
+        updateReleaseTimes()
+        volumeEnvelope.release()
+        modulationEnvelope.release()
+        if loopMode == 3 { oscillator.isLooping = false }
+        restartControlPeriod()
+    }
+
+    /// Exclusive class cut or a stolen voice: a very fast release (FluidSynth: −2000 tc).
+    func quickRelease(_ ch: Channel) {
+        guard isActive else { return }
+        generators[Int(GeneratorType.releaseVolEnv.rawValue)] = -2000
+        generators[Int(GeneratorType.releaseModEnv.rawValue)] = -2000
+        modulation[Int(GeneratorType.releaseVolEnv.rawValue)] = 0
+        modulation[Int(GeneratorType.releaseModEnv.rawValue)] = 0
+        isKeyReleased = true
+        isSustained = false
+        isSostenutoHeld = false
+        updateReleaseTimes()
+        volumeEnvelope.release()
+        modulationEnvelope.release()
+        restartControlPeriod()
+    }
+
+    /// A controller, pitch wheel, pressure or NRPN changed on the voice's channel.
+    func channelChanged(_ ch: Channel) {
+        guard isActive else { return }
+        updateModulation(ch)
+        updateParameters(ch)
+        restartControlPeriod()
+    }
+
+    var isReleased: Bool { volumeEnvelope.stage == .release || volumeEnvelope.stage == .finished }
+
+    /// Current output gain, for stealing decisions.
+    var currentGain: Float { gain }
+
+    // MARK: - Rendering
+
+    /// Renders `count` frames and adds them into `target`; `scratch` holds ≥ 64 floats.
+    @inline(__always)
+    func render(count: Int, into target: MixTarget, scratch: UnsafeMutablePointer<Float>,
+                data: SampleData, interpolation: Interpolation, tables: InterpolationTables) {
+        var done = 0
+        while done < count && isActive {
+            if framesLeftInPeriod == 0 {
+                if endsAfterPeriod { kill(); return }
+                controlUpdate()
+            }
+            let n = min(count - done, framesLeftInPeriod)
+            let produced = renderOscillator(n, scratch, data, interpolation, tables)
+            if filterActive { filter.process(scratch, count: produced) }
+            mix(scratch, produced, target, at: done)
+            framesLeftInPeriod -= n
+            framesSinceUpdate += n
+            done += n
+            if produced < n { kill(); return }
+        }
+    }
+
+    @inline(__always)
+    private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>, _ data: SampleData,
+                                  _ interpolation: Interpolation, _ tables: InterpolationTables) -> Int {
+        var osc = oscillator
+        var g = gain
+        let step = gainStep
+        let produced: Int
+        guard let words = data.words.baseAddress else { return 0 }
+        if let low = data.lowBytes?.baseAddress {
+            let src = Int24Samples(words: words, low: low)
+            switch interpolation {
+            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            }
+        } else {
+            let src = Int16Samples(words: words)
+            switch interpolation {
+            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            }
+        }
+        oscillator = osc
+        gain = g
+        return produced
+    }
+
+    @inline(__always)
+    private func mix(_ s: UnsafeMutablePointer<Float>, _ n: Int, _ t: MixTarget, at offset: Int) {
+        let l = t.left + offset, r = t.right + offset
+        let pl = panLeft, pr = panRight
+        for i in 0..<n {
+            let v = s[i]
+            l[i] += v * pl
+            r[i] += v * pr
+        }
+        if reverbSend > 0 {
+            let b = t.reverb + offset, k = reverbSend
+            for i in 0..<n { b[i] += s[i] * k }
+        }
+        if chorusSend > 0 {
+            let b = t.chorus + offset, k = chorusSend
+            for i in 0..<n { b[i] += s[i] * k }
+        }
+    }
+
+    /// Ends the current control period early so a change is heard from this frame on.
+    private func restartControlPeriod() {
+        framesLeftInPeriod = 0
+    }
+
+    /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
+    /// next period.
+    private func controlUpdate() {
+        let elapsed = framesSinceUpdate
+        framesSinceUpdate = 0
+        if elapsed > 0 {
+            volumeEnvelope.advance(elapsed)
+            modulationEnvelope.advance(elapsed)
+            modulationLFO.advance(elapsed)
+            vibratoLFO.advance(elapsed)
+            if portamentoStep != 0 {
+                portamentoCents += portamentoStep * Float(elapsed)
+                if (portamentoStep < 0 && portamentoCents <= 0) || (portamentoStep > 0 && portamentoCents >= 0) {
+                    portamentoCents = 0
+                    portamentoStep = 0
+                }
+            }
+        }
+        let period = Voice.controlPeriod
+        framesLeftInPeriod = period
+
+        // Pitch from the LFOs and modulation envelope as they are now.
+        let modLfo = modulationLFO.value
+        let modEnv = modulationEnvelope.value
+        let cents = pitchCents + portamentoCents + modLfo * modLfoToPitch
+            + vibratoLFO.value * vibLfoToPitch + modEnv * modEnvToPitch
+        oscillator.setIncrement(Double(Units.centsToRatio(cents)) * sampleRateRatio)
+
+        if filterActive {
+            let fc = filterCutoffCents + modLfo * modLfoToFilter + modEnv * modEnvToFilter
+            filter.set(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
+                       sampleRate: Float(outputRate), frames: period)
+        }
+
+        // Gain at the end of the period, reached by a linear ramp.
+        var env = volumeEnvelope
+        env.advance(period)
+        var lfo = modulationLFO
+        lfo.advance(period)
+        let target: Float
+        if env.stage == .finished {
+            target = 0
+            endsAfterPeriod = true
+        } else {
+            let cb = attenuation + softPedalCentibels - lfo.value * modLfoToVolume
+            target = env.amplitude(extraCentibels: cb) * outputGain
+            if env.isLogarithmic {
+                // Past the attack the level only falls (or holds): drop the voice once neither
+                // end of this ramp can be heard.
+                let peak = oscillator.hasLooped || (oscillator.isLooping && oscillator.position >= oscillator.loopStart)
+                    ? loopPeak : 1
+                if max(target, gain) * peak < Voice.noiseFloor
+                    && (env.stage != .sustain || env.sustainLevel <= 0 || isKeyReleased) {
+                    endsAfterPeriod = true
+                }
+            }
+        }
+        gainStep = (target - gain) / Float(period)
+    }
+
+    // MARK: - Parameters
+
+    private func setUpOscillator() {
+        func gen(_ t: GeneratorType) -> Int { Int(generators[Int(t.rawValue)]) }
+        var start = sample.start + gen(.startAddrsOffset) + 32768 * gen(.startAddrsCoarseOffset)
+        var end = sample.end + gen(.endAddrsOffset) + 32768 * gen(.endAddrsCoarseOffset)
+        var loopStart = sample.loopStart + gen(.startloopAddrsOffset) + 32768 * gen(.startloopAddrsCoarseOffset)
+        var loopEnd = sample.loopEnd + gen(.endloopAddrsOffset) + 32768 * gen(.endloopAddrsCoarseOffset)
+        // Clamp everything into the sample's own span, as FluidSynth does.
+        let lo = sample.start, hi = sample.end
+        start = min(max(start, lo), hi)
+        end = min(max(end, start), hi)
+        loopStart = min(max(loopStart, start), end)
+        loopEnd = min(max(loopEnd, loopStart), end)
+        var osc = Oscillator()
+        osc.start = start
+        osc.end = end
+        osc.loopStart = loopStart
+        osc.loopEnd = loopEnd
+        osc.phase = UInt64(start) << 32
+        // Loops shorter than 2 points cannot be played; treat them as no loop.
+        osc.isLooping = (loopMode == 1 || loopMode == 3) && loopEnd - loopStart >= 2
+        osc.hasLooped = false
+        osc.isFinished = end <= start
+        oscillator = osc
+    }
+
+    /// The generator's base value (region only) or total (region + modulators + NRPN), clamped.
+    private func clampedGenerator(_ t: GeneratorType, base: Bool = false) -> Float {
+        let i = Int(t.rawValue)
+        let v = base ? generators[i] : generators[i] + modulation[i]
+        let r = t.range
+        return min(max(v, Float(r.lowerBound)), Float(r.upperBound))
+    }
+
+    private var nrpnOffsets = SIMD64<Float>(repeating: 0)
+
+    private func updateModulation(_ ch: Channel) {
+        let ctx = ModulatorEvaluation.Context(channel: ch, key: effectiveKey, velocity: effectiveVelocity)
+        modulation = ModulatorEvaluation.sum(modulators, context: ctx, velocityToFilter: velocityToFilter)
+            + ch.generatorOffsets
+        nrpnOffsets = ch.generatorOffsets
+    }
+
+    private var effectiveKey: Int {
+        let k = Int(generators[Int(GeneratorType.keynum.rawValue)])
+        return k >= 0 && k <= 127 ? k : key
+    }
+
+    private var effectiveVelocity: Int {
+        let v = Int(generators[Int(GeneratorType.velocity.rawValue)])
+        return v >= 0 && v <= 127 ? v : velocity
+    }
+
+    private func total(_ t: GeneratorType) -> Float {
+        let i = Int(t.rawValue)
+        let r = t.range
+        return min(max(generators[i] + modulation[i], Float(r.lowerBound)), Float(r.upperBound))
+    }
+
+    private func updateParameters(_ ch: Channel) {
+        let att = Int(GeneratorType.initialAttenuation.rawValue)
+        // FluidSynth's EMU factor: only the generator part is scaled by 0.4.
+        attenuation = min(max(0.4 * generators[att] + modulation[att], 0), 1440)
+        softPedalCentibels = ch.soft ? 30 : 0
+
+        let root: Int = {
+            let o = Int(generators[Int(GeneratorType.overridingRootKey.rawValue)])
+            return o >= 0 && o <= 127 ? o : sample.originalPitch
+        }()
+        let scale = total(.scaleTuning)
+        pitchCents = scale * Float(effectiveKey - root) + 100 * total(.coarseTune) + total(.fineTune)
+            + Float(sample.pitchCorrection) + modulation[Int(Modulator.initialPitchDestination)]
+            + 100 * ch.coarseTuning + ch.fineTuning
+        sampleRateRatio = sample.sampleRate / outputRate
+
+        filterCutoffCents = total(.initialFilterFc)
+        filterQ = total(.initialFilterQ)
+        modLfoToPitch = total(.modLfoToPitch)
+        vibLfoToPitch = total(.vibLfoToPitch)
+        modEnvToPitch = total(.modEnvToPitch)
+        modLfoToFilter = total(.modLfoToFilterFc)
+        modEnvToFilter = total(.modEnvToFilterFc)
+        modLfoToVolume = total(.modLfoToVolume)
+        if ch.soft { filterCutoffCents = max(1500, filterCutoffCents - 600) }
+        let wasActive = filterActive
+        filterActive = filterCutoffCents < 13500 || filterQ > 0 || modLfoToFilter != 0 || modEnvToFilter != 0
+        if filterActive && !wasActive { filter.reset() }
+
+        let pan = Units.panGains(total(.pan))
+        panLeft = pan.left
+        panRight = pan.right
+        reverbSend = total(.reverbEffectsSend) / 1000
+        chorusSend = total(.chorusEffectsSend) / 1000
+    }
+
+    private func seconds(_ t: GeneratorType, keyScale: GeneratorType? = nil, allowZero: Bool = false) -> Double {
+        let i = Int(t.rawValue)
+        var tc = generators[i] + modulation[i]
+        if allowZero && tc <= -32768 { return 0 }
+        if let ks = keyScale {
+            tc += total(ks) * Float(60 - effectiveKey)
+        }
+        let r = t.range
+        tc = min(max(tc, Float(r.lowerBound)), Float(r.upperBound))
+        return Double(Units.timecentsToSeconds(tc))
+    }
+
+    private func startEnvelopesAndLFOs() {
+        let rate = outputRate
+        volumeEnvelope.start(
+            delay: seconds(.delayVolEnv, allowZero: true) * rate,
+            attack: seconds(.attackVolEnv, allowZero: true) * rate,
+            hold: seconds(.holdVolEnv, keyScale: .keynumToVolEnvHold, allowZero: true) * rate,
+            decay: seconds(.decayVolEnv, keyScale: .keynumToVolEnvDecay) * rate,
+            sustainCentibels: total(.sustainVolEnv),
+            release: releaseSeconds(volume: true) * rate)
+        modulationEnvelope.start(
+            delay: seconds(.delayModEnv, allowZero: true) * rate,
+            attack: seconds(.attackModEnv, allowZero: true) * rate,
+            hold: seconds(.holdModEnv, keyScale: .keynumToModEnvHold, allowZero: true) * rate,
+            decay: seconds(.decayModEnv, keyScale: .keynumToModEnvDecay) * rate,
+            sustainPermille: total(.sustainModEnv),
+            release: releaseSeconds(volume: false) * rate)
+        modulationLFO.start(delayFrames: seconds(.delayModLFO) * rate,
+                            frequency: Double(Units.absoluteCentsToHertz(total(.freqModLFO))),
+                            sampleRate: rate)
+        vibratoLFO.start(delayFrames: seconds(.delayVibLFO) * rate,
+                         frequency: Double(Units.absoluteCentsToHertz(total(.freqVibLFO))),
+                         sampleRate: rate)
+    }
+
+    /// FluidSynth never lets a volume release be shorter than −7200 tc (≈16 ms), to avoid clicks.
+    private func releaseSeconds(volume: Bool) -> Double {
+        let t: GeneratorType = volume ? .releaseVolEnv : .releaseModEnv
+        let i = Int(t.rawValue)
+        var tc = generators[i] + modulation[i]
+        if volume { tc = max(tc, -7200) } else if tc <= -32768 { return 0 }
+        tc = min(max(tc, -12000), 8000)
+        return Double(Units.timecentsToSeconds(tc))
+    }
+
+    private func updateReleaseTimes() {
+        volumeEnvelope.setRelease(frames: releaseSeconds(volume: true) * outputRate)
+        modulationEnvelope.setRelease(frames: releaseSeconds(volume: false) * outputRate)
+    }
+}

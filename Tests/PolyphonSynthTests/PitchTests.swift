@@ -1,0 +1,90 @@
+import Foundation
+import PolyphonSoundFont
+import Testing
+@testable import PolyphonSynth
+
+@Suite("Pitch")
+struct PitchTests {
+    func measuredCents(bank: SoundFont, key: UInt8, expectedKey: Double, setup: (Synthesizer) -> Void = { _ in },
+                       rate: Double = 44100) throws -> Double {
+        let synth = try Synthesizer(soundBank: bank, sampleRate: rate)
+        setup(synth)
+        synth.startNote(key, withVelocity: 100, onChannel: 0)
+        let out = synth.renderSeconds(0.6)
+        let f = Measure.frequency(out.left[out.frame(0.1)..<out.frame(0.6)], rate: rate)
+        return Measure.cents(f, Measure.midiFrequency(expectedKey))
+    }
+
+    @Test(arguments: [21, 45, 60, 69, 81, 96, 108] as [UInt8])
+    func keysAreInTuneWithinOneCent(key: UInt8) throws {
+        let c = try measuredCents(bank: TestBank.sine(), key: key, expectedKey: Double(key))
+        #expect(abs(c) < 1, "key \(key) off by \(c) cents")
+    }
+
+    @Test(arguments: [22050.0, 48000, 96000])
+    func sampleRateConversionKeepsPitch(rate: Double) throws {
+        let c = try measuredCents(bank: TestBank.sine(), key: 72, expectedKey: 72, rate: rate)
+        #expect(abs(c) < 1)
+    }
+
+    @Test func overridingRootKeyShiftsPitch() throws {
+        // Root 57 instead of 69: key 69 sounds an octave higher.
+        let bank = TestBank.sine(generators: [Generator(.overridingRootKey, 57)])
+        let c = try measuredCents(bank: bank, key: 69, expectedKey: 81)
+        #expect(abs(c) < 1)
+    }
+
+    @Test func scaleTuningFiftyGivesQuarterTones() throws {
+        let bank = TestBank.sine(generators: [Generator(.scaleTuning, 50)])
+        let c = try measuredCents(bank: bank, key: 81, expectedKey: 75)  // 12 keys × 50 cents
+        #expect(abs(c) < 1)
+    }
+
+    @Test func coarseFineAndCorrectionAdd() throws {
+        let bank = TestBank.sine(generators: [Generator(.coarseTune, 2), Generator(.fineTune, -30)],
+                                 presetGenerators: [Generator(.fineTune, 10)], pitchCorrection: 5)
+        let c = try measuredCents(bank: bank, key: 60, expectedKey: 62)
+        #expect(abs(c - (-15)) < 1)
+    }
+
+    @Test func keynumOverrideFixesPitch() throws {
+        let bank = TestBank.sine(generators: [Generator(.keynum, 60)])
+        let c = try measuredCents(bank: bank, key: 90, expectedKey: 60)
+        #expect(abs(c) < 1)
+    }
+
+    @Test func pitchBendFullUpIsTwoSemitones() throws {
+        let c = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 62) { s in
+            s.sendPitchBend(16383, onChannel: 0)
+        }
+        #expect(abs(c) < 1)
+        let d = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 58) { s in
+            s.sendPitchBend(0, onChannel: 0)
+        }
+        #expect(abs(d) < 1)
+    }
+
+    @Test func pitchBendRangeFromRPN0() throws {
+        let c = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 48) { s in
+            s.sendController(101, withValue: 0, onChannel: 0)
+            s.sendController(100, withValue: 0, onChannel: 0)
+            s.sendController(6, withValue: 12, onChannel: 0)
+            s.sendController(38, withValue: 0, onChannel: 0)
+            s.sendPitchBend(0, onChannel: 0)
+        }
+        #expect(abs(c) < 1)
+    }
+
+    @Test func channelFineAndCoarseTuningRPNs() throws {
+        let c = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 63.5) { s in
+            // RPN 2 coarse +3 semitones, RPN 1 fine +50 cents (14-bit 8192 + 4096).
+            s.sendController(101, withValue: 0, onChannel: 0)
+            s.sendController(100, withValue: 2, onChannel: 0)
+            s.sendController(6, withValue: 67, onChannel: 0)
+            s.sendController(100, withValue: 1, onChannel: 0)
+            s.sendController(6, withValue: 96, onChannel: 0)
+            s.sendController(38, withValue: 0, onChannel: 0)
+        }
+        #expect(abs(c) < 1)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PolyphonSoundFont
+@testable import PolyphonSynth
+
+/// Tiny banks built in code and measurements on rendered audio.
+enum TestBank {
+    /// One period of 100 points at 44 kHz = exactly 440 Hz, recorded at key 69.
+    static let sineRate: UInt32 = 44000
+    static let sinePeriod = 100
+
+    /// A looped sine sample (whole periods), with the 46 zero points the spec asks for after it.
+    static func sineSamples(periods: Int = 20, amplitude: Double = 0.5) -> [Int16] {
+        let n = sinePeriod * periods
+        var s = (0..<n).map { i in Int16((amplitude * 32767 * sin(2 * Double.pi * Double(i) / Double(sinePeriod))).rounded()) }
+        s += [Int16](repeating: 0, count: 46)
+        return s
+    }
+
+    /// A bank with one preset (bank 0, program 0 unless given) → one instrument → one zone
+    /// playing a looped sine, with extra instrument generators and modulators.
+    static func sine(generators: [Generator] = [], modulators: [Modulator] = [],
+                     presetGenerators: [Generator] = [], presetModulators: [Modulator] = [],
+                     loopMode: Int16 = 1, rootKey: UInt8 = 69, pitchCorrection: Int8 = 0,
+                     bank: UInt16 = 0, program: UInt16 = 0, amplitude: Double = 0.5) -> SoundFont {
+        let data = sineSamples(amplitude: amplitude)
+        let n = UInt32(sinePeriod * 20)
+        let header = SampleHeader(name: "sine", start: 0, end: n, loopStart: UInt32(sinePeriod), loopEnd: n,
+                                  sampleRate: sineRate, originalPitch: rootKey, pitchCorrection: pitchCorrection)
+        let izone = Zone(generators: [Generator(.sampleModes, loopMode)] + generators + [Generator(.sampleID, 0)],
+                         modulators: modulators)
+        let inst = Instrument(name: "sine", zones: [izone])
+        let pzone = Zone(generators: presetGenerators + [Generator(.instrument, 0)], modulators: presetModulators)
+        let preset = Preset(name: "Sine", program: program, bank: bank, zones: [pzone])
+        return SoundFont(presets: [preset], instruments: [inst], samples: [header],
+                         sampleData: SampleData(copying: data))
+    }
+
+    /// A bank whose instrument has several zones, each (keyRange, generators).
+    static func multiZone(_ zones: [(ClosedRange<UInt8>, [Generator])], bank: UInt16 = 0,
+                          program: UInt16 = 0) -> SoundFont {
+        let data = sineSamples()
+        let n = UInt32(sinePeriod * 20)
+        let header = SampleHeader(name: "sine", start: 0, end: n, loopStart: UInt32(sinePeriod), loopEnd: n,
+                                  sampleRate: sineRate, originalPitch: 69)
+        let izones = zones.map { z in
+            Zone(generators: [Generator.range(.keyRange, z.0), Generator(.sampleModes, 1)] + z.1
+                    + [Generator(.sampleID, 0)])
+        }
+        let inst = Instrument(name: "multi", zones: izones)
+        let preset = Preset(name: "Multi", program: program, bank: bank,
+                            zones: [Zone(generators: [Generator(.instrument, 0)])])
+        return SoundFont(presets: [preset], instruments: [inst], samples: [header],
+                         sampleData: SampleData(copying: data))
+    }
+}
+
+struct Rendered {
+    var left: [Float]
+    var right: [Float]
+    let rate: Double
+    func time(_ frame: Int) -> Double { Double(frame) / rate }
+    func frame(_ seconds: Double) -> Int { Int((seconds * rate).rounded()) }
+}
+
+extension Synthesizer {
+    /// Renders `seconds` of audio in blocks of `block` frames.
+    func renderSeconds(_ seconds: Double, block: Int = 512) -> Rendered {
+        let total = Int((seconds * sampleRate).rounded())
+        var l = [Float](repeating: 0, count: total), r = [Float](repeating: 0, count: total)
+        var done = 0
+        l.withUnsafeMutableBufferPointer { lp in
+            r.withUnsafeMutableBufferPointer { rp in
+                while done < total {
+                    let n = min(block, total - done)
+                    render(left: lp.baseAddress! + done, right: rp.baseAddress! + done, frameCount: n)
+                    done += n
+                }
+            }
+        }
+        return Rendered(left: l, right: r, rate: sampleRate)
+    }
+}
+
+enum Measure {
+    /// Frequency from positive-going zero crossings, interpolated linearly.
+    static func frequency(_ x: ArraySlice<Float>, rate: Double) -> Double {
+        var crossings: [Double] = []
+        let a = Array(x)
+        for i in 1..<a.count where a[i - 1] < 0 && a[i] >= 0 {
+            let t = Double(i - 1) + Double(-a[i - 1] / (a[i] - a[i - 1]))
+            crossings.append(t)
+        }
+        guard crossings.count >= 2 else { return 0 }
+        return Double(crossings.count - 1) / (crossings.last! - crossings.first!) * rate
+    }
+
+    static func cents(_ f: Double, _ reference: Double) -> Double { 1200 * log2(f / reference) }
+
+    static func rms(_ x: ArraySlice<Float>) -> Double {
+        guard !x.isEmpty else { return 0 }
+        var s = 0.0
+        for v in x { s += Double(v) * Double(v) }
+        return (s / Double(x.count)).squareRoot()
+    }
+
+    static func db(_ v: Double) -> Double { 20 * log10(max(v, 1e-30)) }
+
+    static func peak(_ x: ArraySlice<Float>) -> Double { Double(x.map { abs($0) }.max() ?? 0) }
+
+    /// Per-window peak envelope in dB (window in frames).
+    static func envelope(_ x: [Float], window: Int) -> [Double] {
+        stride(from: 0, to: x.count - window, by: window).map { db(peak(x[$0..<$0 + window])) }
+    }
+
+    static func midiFrequency(_ key: Double) -> Double { 440 * pow(2, (key - 69) / 12) }
+}
