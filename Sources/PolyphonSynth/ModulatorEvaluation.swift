@@ -15,7 +15,9 @@ enum ModulatorEvaluation {
     @inline(__always)
     static func value(of source: ModulatorSource, in ctx: Context) -> Float {
         var raw: Float
-        var range: Float = 127
+        // Unipolar 7-bit sources reach 1 at 127; bipolar ones are centred on 64 (so CC10 = 64
+        // is the middle and 127 is +49.2 %), as FluidSynth behaves.
+        var range: Float = source.isBipolar ? 128 : 127
         if source.isCC {
             raw = Float(ctx.channel.controllers[Int(source.index)])
         } else {

@@ -373,7 +373,7 @@ public final class Synthesizer {
             let excl = Int(region.generators[.exclusiveClass])
             if excl != 0 {
                 for v in voices where v.isActive && v.channel == ch.index && v.exclusiveClass == excl
-                    && v.serial < serialBase {
+                    && v.serial <= serialBase {
                     v.quickRelease(ch)
                 }
             }
