@@ -33,8 +33,9 @@ public enum Division: Sendable, Hashable {
         }
     }
 
-    /// The real frame rate of an SMPTE division: 29.97 for the drop-frame code 29.
+    /// The real frame rate of an SMPTE division: 29.97 for the drop-frame code 29 (drop-frame
+    /// time code counts 29.97 frames per second of wall-clock time).
     public static func frameRate(forCode framesPerSecond: UInt8) -> Double {
-        framesPerSecond == 29 ? 30_000.0 / 1001.0 : Double(framesPerSecond)
+        framesPerSecond == 29 ? 29.97 : Double(framesPerSecond)
     }
 }

@@ -79,7 +79,7 @@ public struct MetaTextKind: RawRepresentable, Sendable, Hashable, CustomStringCo
         case 0x07: return "cue point"
         case 0x08: return "program name"
         case 0x09: return "device name"
-        default: return "text 0x" + String(rawValue, radix: 16, uppercase: true)
+        default: return "text 0x" + hex(rawValue)
         }
     }
 }
