@@ -50,12 +50,15 @@ private final class OwnedStorage {
     let low: UnsafeMutableBufferPointer<UInt8>?
 
     init(samples: [Int16], lowBytes: [UInt8]?) {
-        words = .allocate(capacity: max(samples.count, 1))
-        _ = words.initialize(from: samples)
+        // Allocate at least one element so the base address is never nil, but expose exactly
+        // `count` elements: an empty bank must have an empty `smpl`, not one zero word.
+        let w = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(samples.count, 1))
+        _ = w.initialize(from: samples)
+        words = UnsafeMutableBufferPointer(rebasing: w[0..<samples.count])
         if let lowBytes {
             let l = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(lowBytes.count, 1))
             _ = l.initialize(from: lowBytes)
-            low = l
+            low = UnsafeMutableBufferPointer(rebasing: l[0..<lowBytes.count])
         } else {
             low = nil
         }

@@ -67,6 +67,9 @@ struct SoundFontReader {
         let form = bytes.fourCC(8)
         guard form == "sfbk" else { throw error("RIFF", 0, .notSoundFont(form: form)) }
         var riffEnd = 8 + Int(bytes.u32(4))
+        guard riffEnd >= 12 else {
+            throw error("RIFF", 0, .malformed("RIFF size \(riffEnd - 8) is too small to hold the form type"))
+        }
         if riffEnd > bytes.count {
             // A missing final pad byte is harmless; anything more is a truncated file.
             guard riffEnd - bytes.count <= 1 else {

@@ -3,22 +3,34 @@ import Testing
 
 /// Region resolution against hand-computed expectations (SF2 2.04 §9.4).
 @Suite struct RegionResolutionTests {
-    /// A bank with `sampleCount` samples, the given instruments, and one preset.
-    static func bank(preset: Preset, instruments: [Instrument], sampleCount: Int = 2) -> SoundFont {
+    /// A bank with `sampleCount` samples (plus `extraSamples`), the given instruments and one
+    /// preset, written to SF2 bytes and read back, so every rule is checked on what a file holds.
+    static func bank(preset: Preset, instruments: [Instrument], sampleCount: Int = 2,
+                     extraSamples: [SampleHeader] = []) throws -> SoundFont {
         var samples: [SampleHeader] = []
         for i in 0..<sampleCount {
             let base = UInt32(i) * 100
             samples.append(SampleHeader(name: "s\(i)", start: base, end: base + 50, loopStart: base + 10,
                                         loopEnd: base + 40, sampleRate: 44_100, originalPitch: 60))
         }
-        return SoundFont(presets: [preset], instruments: instruments, samples: samples,
-                         sampleData: SampleData(copying: [Int16](repeating: 0, count: sampleCount * 100)))
+        let font = SoundFont(presets: [preset], instruments: instruments, samples: samples + extraSamples,
+                             sampleData: SampleData(copying: [Int16](repeating: 0, count: sampleCount * 100)))
+        let read = try SoundFont(bytes: font.serialized(), name: "regions.sf2")
+        #expect(read.presets == font.presets.map(Self.withoutEmptyGlobalOnlyZones))
+        return read
+    }
+
+    /// What the reader keeps of a preset: zones without an instrument are dropped unless first.
+    static func withoutEmptyGlobalOnlyZones(_ preset: Preset) -> Preset {
+        var p = preset
+        p.zones = p.zones.filter { $0.value(of: .instrument) != nil }
+        return p
     }
 
     @Test func defaultsWhenNothingIsSet() throws {
         let inst = Instrument(name: "i", zones: [Zone(generators: [Generator(.sampleID, 1)])])
         let preset = Preset(name: "p", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])
-        let regions = Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0)
+        let regions = try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0)
         let region = try #require(regions.first)
         #expect(regions.count == 1)
         #expect(region.sampleIndex == 1)
@@ -41,7 +53,7 @@ import Testing
             globalZone: Zone(generators: [Generator(.pan, 50), Generator(.coarseTune, 7)]),
             zones: [Zone(generators: [Generator(.coarseTune, -2), Generator(.initialAttenuation, 30),
                                       Generator(.instrument, 0)])])
-        let regions = Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0)
+        let regions = try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0)
         #expect(regions.count == 2)
         let first = try #require(regions.first)
         #expect(first.generators[.attackVolEnv] == -1000)       // local replaced global
@@ -62,7 +74,7 @@ import Testing
             Generator(.overridingRootKey, 5), Generator(.sampleModes, 2), Generator(.startAddrsOffset, 9),
             Generator(.exclusiveClass, 3), Generator(.keynum, 10), Generator(.sampleID, 1),
             Generator(.fineTune, 4), Generator(.instrument, 0)])])
-        let region = try #require(Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
+        let region = try #require(try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
         #expect(region.generators[.overridingRootKey] == 64)
         #expect(region.generators[.sampleModes] == 1)
         #expect(region.generators[.startAddrsOffset] == 0)
@@ -78,7 +90,7 @@ import Testing
             Generator(rawType: 99, amount: 7), Generator(.sampleID, 0)])])
         let preset = Preset(name: "p", program: 0, bank: 0, zones: [Zone(generators: [
             Generator(rawType: 59, amount: 300), Generator(.instrument, 0)])])
-        let region = try #require(Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
+        let region = try #require(try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
         #expect(region.generators.values[59] == 0)
         #expect(region.generators.values[14] == 0)
     }
@@ -94,7 +106,7 @@ import Testing
             name: "p", program: 0, bank: 0,
             globalZone: Zone(generators: [Generator.range(.keyRange, 50...127)]),
             zones: [Zone(generators: [Generator(.instrument, 0)])])
-        let font = Self.bank(preset: preset, instruments: [inst])
+        let font = try Self.bank(preset: preset, instruments: [inst])
         let regions = font.regions(forPresetAt: 0)
         // Zone 2 (keys 0…30) does not meet the preset's 50…127.
         #expect(regions.count == 2)
@@ -129,7 +141,7 @@ import Testing
             name: "p", program: 0, bank: 0,
             globalZone: Zone(modulators: [presetVelGlobal]),
             zones: [Zone(generators: [Generator(.instrument, 0)], modulators: [presetVel, presetCC1, cc2ToFilter])])
-        let region = try #require(Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
+        let region = try #require(try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
         let mods = region.modulators
         #expect(mods.count == Modulator.defaults.count + 1)
         // Instrument: the later identical modulator in one zone wins (480); preset local 100 replaced the
@@ -149,7 +161,7 @@ import Testing
         var cancel = Modulator.defaults[7]; cancel.amount = 0
         let inst = Instrument(name: "i", zones: [Zone(generators: [Generator(.sampleID, 0)], modulators: [cancel])])
         let preset = Preset(name: "p", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])
-        let region = try #require(Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
+        let region = try #require(try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
         #expect(region.modulators.count == 10)
         #expect(region.modulators[7].amount == 0)
     }
@@ -159,11 +171,11 @@ import Testing
         let inst = Instrument(name: "i", zones: [Zone(generators: [Generator(.sampleID, 0)], modulators: [big])])
         let preset = Preset(name: "p", program: 0, bank: 0,
                             zones: [Zone(generators: [Generator(.instrument, 0)], modulators: [big])])
-        let region = try #require(Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
+        let region = try #require(try Self.bank(preset: preset, instruments: [inst]).regions(forPresetAt: 0).first)
         #expect(region.modulators[9].amount == Int16.max)
     }
 
-    @Test func brokenReferencesAndGlobalOnlyZonesAreSkipped() {
+    @Test func brokenReferencesAndGlobalOnlyZonesAreSkipped() throws {
         let rom = SampleHeader(name: "rom", start: 0, end: 10, loopStart: 0, loopEnd: 10, sampleRate: 22050,
                                originalPitch: 60, sampleType: .romMono)
         let inst = Instrument(name: "i", globalZone: Zone(generators: [Generator(.pan, 10)]),
@@ -175,8 +187,7 @@ import Testing
                             zones: [Zone(generators: [Generator(.instrument, 4)]),   // no such instrument
                                     Zone(generators: [Generator(.pan, 1)]),
                                     Zone(generators: [Generator(.instrument, 0)])])
-        var font = Self.bank(preset: preset, instruments: [inst])
-        font.samples.append(rom)
+        let font = try Self.bank(preset: preset, instruments: [inst], extraSamples: [rom])
         let regions = font.regions(forPresetAt: 0)
         #expect(regions.map(\.sampleIndex) == [0])
         #expect(font.regions(forPresetAt: 1).isEmpty)

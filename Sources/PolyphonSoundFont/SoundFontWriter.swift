@@ -1,0 +1,237 @@
+import Foundation
+
+extension SoundFont {
+    /// The bank as a SoundFont file: RIFF `sfbk` with INFO, `sdta` and `pdta` (SF2 2.04 §4–7).
+    ///
+    /// Writes every INFO field the model has, `smpl` (and `sm24` when the samples carry low bytes),
+    /// and the nine `pdta` tables with their terminal records, each zone list starting with the
+    /// global zone. Reading the result back gives an equal model, with these normalisations:
+    /// - generators are written in the order the spec requires: `keyRange`, then `velRange`, then
+    ///   the others in model order, the terminal `instrument`/`sampleID` generator last; a global
+    ///   zone's terminal generator (which would make it a local zone) is left out;
+    /// - names are cut to the 20 bytes a record holds (INFO strings are not limited).
+    ///
+    /// SF3 banks (ifil 3.x) are written with their Ogg Vorbis streams as they are.
+    public func serialized() -> [UInt8] {
+        var out = RIFFWriter()
+        let riff = out.begin("RIFF")
+        out.fourCC("sfbk")
+
+        let info = out.begin("LIST")
+        out.fourCC("INFO")
+        let ifil = out.begin("ifil")
+        out.u16(self.info.versionMajor)
+        out.u16(self.info.versionMinor)
+        out.end(ifil)
+        out.string("isng", self.info.soundEngine)
+        out.string("INAM", self.info.name)
+        if let rom = self.info.romName { out.string("irom", rom) }
+        if let major = self.info.romVersionMajor, let minor = self.info.romVersionMinor {
+            let iver = out.begin("iver")
+            out.u16(major)
+            out.u16(minor)
+            out.end(iver)
+        }
+        if let s = self.info.creationDate { out.string("ICRD", s) }
+        if let s = self.info.engineers { out.string("IENG", s) }
+        if let s = self.info.product { out.string("IPRD", s) }
+        if let s = self.info.copyright { out.string("ICOP", s) }
+        if let s = self.info.comments { out.string("ICMT", s) }
+        if let s = self.info.software { out.string("ISFT", s) }
+        out.end(info)
+
+        let sdta = out.begin("LIST")
+        out.fourCC("sdta")
+        let smpl = out.begin("smpl")
+        out.bytes.append(contentsOf: sampleData.bytes)
+        out.end(smpl)
+        if let low = sampleData.lowBytes {
+            let sm24 = out.begin("sm24")
+            out.bytes.append(contentsOf: low)
+            out.end(sm24)
+        }
+        out.end(sdta)
+
+        let pdta = out.begin("LIST")
+        out.fourCC("pdta")
+        let presetTables = ZoneTables(presets.map { ($0.globalZone, $0.zones) }, terminal: .instrument)
+        let phdr = out.begin("phdr")
+        for (i, preset) in presets.enumerated() {
+            out.name(preset.name)
+            out.u16(preset.program)
+            out.u16(preset.bank)
+            out.u16(presetTables.firstBag[i])
+            out.u32(preset.library)
+            out.u32(preset.genre)
+            out.u32(preset.morphology)
+        }
+        out.name("EOP")
+        out.u16(0)
+        out.u16(0)
+        out.u16(presetTables.firstBag[presets.count])
+        out.u32(0)
+        out.u32(0)
+        out.u32(0)
+        out.end(phdr)
+        presetTables.write(into: &out, bag: "pbag", modulators: "pmod", generators: "pgen")
+
+        let instrumentTables = ZoneTables(instruments.map { ($0.globalZone, $0.zones) }, terminal: .sampleID)
+        let inst = out.begin("inst")
+        for (i, instrument) in instruments.enumerated() {
+            out.name(instrument.name)
+            out.u16(instrumentTables.firstBag[i])
+        }
+        out.name("EOI")
+        out.u16(instrumentTables.firstBag[instruments.count])
+        out.end(inst)
+        instrumentTables.write(into: &out, bag: "ibag", modulators: "imod", generators: "igen")
+
+        let shdr = out.begin("shdr")
+        for sample in samples {
+            out.name(sample.name)
+            out.u32(sample.start)
+            out.u32(sample.end)
+            out.u32(sample.loopStart)
+            out.u32(sample.loopEnd)
+            out.u32(sample.sampleRate)
+            out.bytes.append(sample.originalPitch)
+            out.bytes.append(UInt8(bitPattern: sample.pitchCorrection))
+            out.u16(sample.sampleLink)
+            out.u16(sample.sampleType.rawValue)
+        }
+        out.name("EOS")
+        out.bytes.append(contentsOf: repeatElement(0, count: 26))
+        out.end(shdr)
+        out.end(pdta)
+
+        out.end(riff)
+        return out.bytes
+    }
+
+    /// Writes ``serialized()`` to the file at `path`, replacing it.
+    /// - Throws: ``SoundFontError`` with kind ``SoundFontError/Kind/cannotOpen(_:)`` when the file
+    ///   cannot be written.
+    public func write(to path: String) throws {
+        try write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Writes ``serialized()`` to a file URL, replacing the file.
+    public func write(to url: URL) throws {
+        do {
+            try Data(serialized()).write(to: url, options: .atomic)
+        } catch {
+            throw SoundFontError(file: url.path, chunk: "file", offset: 0,
+                                 kind: .cannotOpen(error.localizedDescription))
+        }
+    }
+}
+
+/// Bytes of a RIFF file under construction, with chunk sizes patched in when a chunk ends.
+struct RIFFWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u16(_ v: UInt16) {
+        bytes.append(UInt8(truncatingIfNeeded: v))
+        bytes.append(UInt8(truncatingIfNeeded: v >> 8))
+    }
+
+    mutating func u32(_ v: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+    }
+
+    mutating func fourCC(_ id: String) {
+        let utf8 = Array(id.utf8)
+        for i in 0..<4 { bytes.append(i < utf8.count ? utf8[i] : 0x20) }
+    }
+
+    /// Starts a chunk; returns the offset to hand to ``end(_:)``.
+    mutating func begin(_ id: String) -> Int {
+        let start = bytes.count
+        fourCC(id)
+        u32(0)
+        return start
+    }
+
+    /// Patches the chunk's size and adds the pad byte RIFF requires after odd-sized data.
+    mutating func end(_ start: Int) {
+        let size = UInt32(truncatingIfNeeded: bytes.count - start - 8)
+        for i in 0..<4 { bytes[start + 4 + i] = UInt8(truncatingIfNeeded: size >> UInt32(8 * i)) }
+        if size & 1 == 1 { bytes.append(0) }
+    }
+
+    /// A fixed 20-byte name field, zero-filled.
+    mutating func name(_ text: String) {
+        let encoded = SoundFontText.encode(text, limit: 20)
+        bytes += encoded
+        bytes.append(contentsOf: repeatElement(0, count: 20 - encoded.count))
+    }
+
+    /// An INFO string chunk: zero-terminated, padded to an even length as SF2 2.04 §5 asks.
+    mutating func string(_ id: String, _ text: String) {
+        let start = begin(id)
+        bytes += Array(text.utf8)
+        bytes.append(0)
+        if (bytes.count - start) & 1 == 1 { bytes.append(0) }
+        end(start)
+    }
+}
+
+/// The bag, generator and modulator tables for a list of zone owners (presets or instruments).
+private struct ZoneTables {
+    /// Bag index of each owner's first zone, plus the terminal record's.
+    var firstBag: [UInt16] = []
+    var bags: [(generator: UInt16, modulator: UInt16)] = []
+    var generators: [Generator] = []
+    var modulators: [Modulator] = []
+
+    init(_ owners: [(global: Zone?, zones: [Zone])], terminal: GeneratorType) {
+        for owner in owners {
+            firstBag.append(UInt16(truncatingIfNeeded: bags.count))
+            if let global = owner.global { add(global, terminal: terminal, isGlobal: true) }
+            for zone in owner.zones { add(zone, terminal: terminal, isGlobal: false) }
+        }
+        firstBag.append(UInt16(truncatingIfNeeded: bags.count))
+        // The terminal bag marks where the last zone's lists end.
+        bags.append((UInt16(truncatingIfNeeded: generators.count), UInt16(truncatingIfNeeded: modulators.count)))
+    }
+
+    private mutating func add(_ zone: Zone, terminal: GeneratorType, isGlobal: Bool) {
+        bags.append((UInt16(truncatingIfNeeded: generators.count), UInt16(truncatingIfNeeded: modulators.count)))
+        let key = GeneratorType.keyRange.rawValue, velocity = GeneratorType.velRange.rawValue
+        generators += zone.generators.filter { $0.rawType == key }
+        generators += zone.generators.filter { $0.rawType == velocity }
+        generators += zone.generators.filter {
+            $0.rawType != key && $0.rawType != velocity && $0.rawType != terminal.rawValue
+        }
+        if !isGlobal { generators += zone.generators.filter { $0.rawType == terminal.rawValue } }
+        modulators += zone.modulators
+    }
+
+    func write(into out: inout RIFFWriter, bag: String, modulators modID: String, generators genID: String) {
+        let bagChunk = out.begin(bag)
+        for b in bags {
+            out.u16(b.generator)
+            out.u16(b.modulator)
+        }
+        out.end(bagChunk)
+
+        let modChunk = out.begin(modID)
+        for m in modulators {
+            out.u16(m.source.rawValue)
+            out.u16(m.destination)
+            out.u16(UInt16(bitPattern: m.amount))
+            out.u16(m.amountSource.rawValue)
+            out.u16(m.transform)
+        }
+        out.bytes.append(contentsOf: repeatElement(0, count: 10))
+        out.end(modChunk)
+
+        let genChunk = out.begin(genID)
+        for g in generators {
+            out.u16(g.rawType)
+            out.u16(UInt16(bitPattern: g.amount))
+        }
+        out.bytes.append(contentsOf: repeatElement(0, count: 4))
+        out.end(genChunk)
+    }
+}
