@@ -18,9 +18,9 @@ enum AIFFReader {
         let declaredFrames = Int(try reader.uint32(at: base + 2, bigEndian: true, in: "COMM"))
         let bits = Int(Int16(bitPattern: try reader.uint16(at: base + 6, bigEndian: true, in: "COMM")))
         guard let sampleRate = ExtendedFloat80.value(reader.bytes[(base + 8)..<(base + 18)]),
-              sampleRate.isFinite, sampleRate > 0
+              AudioFile.plausibleSampleRates.contains(sampleRate)
         else {
-            throw AudioFileError.malformed(path: path, chunk: "COMM", offset: base + 8, reason: "sample rate is not a positive number")
+            throw AudioFileError.malformed(path: path, chunk: "COMM", offset: base + 8, reason: "sample rate is not a plausible number of hertz")
         }
         guard channelCount >= 1 else {
             throw AudioFileError.malformed(path: path, chunk: "COMM", offset: base, reason: "\(channelCount) channels")

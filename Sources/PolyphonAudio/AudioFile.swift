@@ -29,6 +29,10 @@ public struct AudioFile: Sendable, Equatable {
         self.sourceEncoding = sourceEncoding
     }
 
+    /// The sample rates a reader accepts; anything outside is a damaged header, and rejecting
+    /// it keeps nonsense such as 1e300 Hz away from code that divides by or converts the rate.
+    static let plausibleSampleRates = 1.0...10_000_000.0
+
     /// Which decoder ``init(contentsOf:decoder:)`` uses.
     public enum Decoder: Sendable {
         /// Native for WAV, AIFF and CAF; libsndfile for everything else.

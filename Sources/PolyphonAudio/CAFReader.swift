@@ -22,8 +22,8 @@ enum CAFReader {
         let channelCount = Int(try reader.uint32(at: base + 24, bigEndian: true, in: "desc"))
         let bits = Int(try reader.uint32(at: base + 28, bigEndian: true, in: "desc"))
 
-        guard sampleRate.isFinite, sampleRate > 0 else {
-            throw AudioFileError.malformed(path: path, chunk: "desc", offset: base, reason: "sample rate is not a positive number")
+        guard AudioFile.plausibleSampleRates.contains(sampleRate) else {
+            throw AudioFileError.malformed(path: path, chunk: "desc", offset: base, reason: "sample rate \(sampleRate) Hz")
         }
         guard formatID == "lpcm" else {
             throw AudioFileError.unsupported(path: path, reason: "CAF format '\(formatID)' (only linear PCM is read natively)")

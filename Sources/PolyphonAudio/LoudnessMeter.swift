@@ -41,7 +41,7 @@ public struct LoudnessMeter: Sendable {
     /// - Parameter channelWeights: Per-channel weights; `nil` weighs every channel 1.0, which is
     ///   right for mono and stereo. For 5.1 pass `[1, 1, 1, 0, 1.41, 1.41]` in the file's order.
     public init(sampleRate: Double, channelCount: Int, channelWeights: [Double]? = nil) {
-        precondition(sampleRate > 0 && channelCount >= 1)
+        precondition(AudioFile.plausibleSampleRates.contains(sampleRate) && channelCount >= 1)
         precondition(channelWeights == nil || channelWeights!.count == channelCount)
         self.sampleRate = sampleRate
         self.channelCount = channelCount

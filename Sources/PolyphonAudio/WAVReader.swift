@@ -38,8 +38,8 @@ enum WAVReader {
         guard channelCount >= 1 else {
             throw AudioFileError.malformed(path: path, chunk: "fmt ", offset: base + 2, reason: "zero channels")
         }
-        guard sampleRate > 0 else {
-            throw AudioFileError.malformed(path: path, chunk: "fmt ", offset: base + 4, reason: "sample rate 0")
+        guard AudioFile.plausibleSampleRates.contains(sampleRate) else {
+            throw AudioFileError.malformed(path: path, chunk: "fmt ", offset: base + 4, reason: "sample rate \(sampleRate) Hz")
         }
         guard blockAlign > 0, blockAlign % channelCount == 0 else {
             throw AudioFileError.malformed(
