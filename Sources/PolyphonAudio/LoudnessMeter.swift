@@ -1,0 +1,181 @@
+/// Measures integrated loudness (ITU-R BS.1770-4 / EBU R 128, in LUFS) and sample peak of a
+/// signal fed block by block, as the renderer produces it.
+///
+/// Each channel is K-weighted and its mean square taken over 400 ms gating blocks that overlap
+/// by 75 % (a new block every 100 ms). Blocks quieter than −70 LUFS are dropped (absolute gate);
+/// of the rest, those more than 10 LU below their own average are dropped (relative gate), and
+/// the loudness of what remains is the result.
+///
+/// Memory is fixed when the meter is created: blocks are kept as a histogram of 0.01 LU bins
+/// from −70 to +30 LUFS holding each bin's count and exact energy sum, so feeding never
+/// allocates, whatever the length. Only the relative gate's comparison is quantised (to the
+/// bin width); the averaged energies are exact.
+public struct LoudnessMeter: Sendable {
+    /// The sample rate the meter was created for.
+    public let sampleRate: Double
+    /// The number of channels fed to the meter.
+    public let channelCount: Int
+    /// The weight of each channel's energy (BS.1770: 1.0 for left, right and centre, 1.41 for
+    /// the surrounds, 0 for LFE).
+    public let channelWeights: [Double]
+
+    private var filters: [KWeightingFilter]
+    private var channelEnergy: [Double]
+    private let subBlockLength: Int
+    private var subBlockFill = 0
+    /// The weighted energy sums of the last four 100 ms sub-blocks, oldest first.
+    private var recentSubBlocks: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    private var subBlocksCompleted = 0
+    private var histogramCounts: [Int]
+    private var histogramEnergy: [Double]
+    private var peak: Float = 0
+    private var lastBlockLoudness = -Double.infinity
+
+    private static let absoluteGate = -70.0
+    private static let relativeGate = -10.0
+    private static let binWidth = 0.01
+    private static let binCount = 10_000  // −70 … +30 LUFS
+
+    /// Creates a meter for `channelCount` channels at `sampleRate`.
+    ///
+    /// - Parameter channelWeights: Per-channel weights; `nil` weighs every channel 1.0, which is
+    ///   right for mono and stereo. For 5.1 pass `[1, 1, 1, 0, 1.41, 1.41]` in the file's order.
+    public init(sampleRate: Double, channelCount: Int, channelWeights: [Double]? = nil) {
+        precondition(AudioFile.plausibleSampleRates.contains(sampleRate) && channelCount >= 1)
+        precondition(channelWeights == nil || channelWeights!.count == channelCount)
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.channelWeights = channelWeights ?? Array(repeating: 1.0, count: channelCount)
+        filters = Array(repeating: KWeightingFilter(sampleRate: sampleRate), count: channelCount)
+        channelEnergy = Array(repeating: 0, count: channelCount)
+        subBlockLength = max(1, Int((sampleRate * 0.1).rounded()))
+        histogramCounts = Array(repeating: 0, count: Self.binCount)
+        histogramEnergy = Array(repeating: 0, count: Self.binCount)
+    }
+
+    /// Feeds `frameCount` frames given as one buffer per channel.
+    public mutating func process(planar channels: [UnsafeBufferPointer<Float>], frameCount: Int) {
+        precondition(channels.count == channelCount && channels.allSatisfy { $0.count >= frameCount })
+        for frame in 0..<frameCount {
+            for channel in 0..<channelCount {
+                accumulate(channels[channel][frame], channel: channel)
+            }
+            advanceFrame()
+        }
+    }
+
+    /// Feeds `frameCount` interleaved frames.
+    public mutating func process(interleaved samples: UnsafeBufferPointer<Float>, frameCount: Int) {
+        precondition(samples.count >= frameCount * channelCount)
+        var index = 0
+        for _ in 0..<frameCount {
+            for channel in 0..<channelCount {
+                accumulate(samples[index], channel: channel)
+                index += 1
+            }
+            advanceFrame()
+        }
+    }
+
+    /// Feeds frames from one array per channel.
+    public mutating func process(planar channels: [[Float]]) {
+        let frameCount = channels.first?.count ?? 0
+        for frame in 0..<frameCount {
+            for channel in 0..<channelCount { accumulate(channels[channel][frame], channel: channel) }
+            advanceFrame()
+        }
+    }
+
+    @inline(__always)
+    private mutating func accumulate(_ sample: Float, channel: Int) {
+        let magnitude = abs(sample)
+        if magnitude > peak { peak = magnitude }
+        let y = filters[channel].process(Double(sample))
+        channelEnergy[channel] += y * y
+    }
+
+    @inline(__always)
+    private mutating func advanceFrame() {
+        subBlockFill += 1
+        if subBlockFill == subBlockLength { completeSubBlock() }
+    }
+
+    private mutating func completeSubBlock() {
+        var weighted = 0.0
+        for channel in 0..<channelCount {
+            weighted += channelWeights[channel] * channelEnergy[channel]
+            channelEnergy[channel] = 0
+        }
+        subBlockFill = 0
+        recentSubBlocks = (recentSubBlocks.1, recentSubBlocks.2, recentSubBlocks.3, weighted)
+        subBlocksCompleted += 1
+        guard subBlocksCompleted >= 4 else { return }
+        let (a, b, c, d) = recentSubBlocks
+        let blockEnergy = (a + b + c + d) / Double(4 * subBlockLength)
+        let loudness = Self.loudness(ofEnergy: blockEnergy)
+        lastBlockLoudness = loudness
+        guard loudness > Self.absoluteGate else { return }
+        let bin = min(Self.binCount - 1, Int((loudness - Self.absoluteGate) / Self.binWidth))
+        histogramCounts[bin] += 1
+        histogramEnergy[bin] += blockEnergy
+    }
+
+    private static func loudness(ofEnergy energy: Double) -> Double {
+        energy > 0 ? -0.691 + 10 * log10(energy) : -.infinity
+    }
+
+    /// The gated loudness of everything fed so far, in LUFS; −∞ when no 400 ms block rose
+    /// above −70 LUFS (including when less than 400 ms was fed).
+    public var integratedLoudness: Double {
+        var count = 0
+        var energy = 0.0
+        for bin in 0..<Self.binCount where histogramCounts[bin] > 0 {
+            count += histogramCounts[bin]
+            energy += histogramEnergy[bin]
+        }
+        guard count > 0 else { return -.infinity }
+        let threshold = Self.loudness(ofEnergy: energy / Double(count)) + Self.relativeGate
+        count = 0
+        energy = 0
+        for bin in 0..<Self.binCount where histogramCounts[bin] > 0 {
+            // A bin is kept when its centre is above the relative gate.
+            let centre = Self.absoluteGate + (Double(bin) + 0.5) * Self.binWidth
+            guard centre > threshold else { continue }
+            count += histogramCounts[bin]
+            energy += histogramEnergy[bin]
+        }
+        return count > 0 ? Self.loudness(ofEnergy: energy / Double(count)) : -.infinity
+    }
+
+    /// The loudness of the most recent 400 ms block (momentary loudness), in LUFS.
+    public var momentaryLoudness: Double { lastBlockLoudness }
+
+    /// The largest absolute sample value fed so far (1.0 is full scale).
+    public var samplePeak: Float { peak }
+
+    /// ``samplePeak`` in dBFS (0 dB is full scale; −∞ for silence).
+    public var samplePeakDecibels: Double { LoudnessMeter.decibels(amplitude: Double(peak)) }
+
+    /// 20·log10 of an amplitude; −∞ for 0.
+    public static func decibels(amplitude: Double) -> Double {
+        amplitude > 0 ? 20 * log10(amplitude) : -.infinity
+    }
+}
+
+extension AudioFile {
+    /// The largest absolute sample value in dBFS (−∞ for silence).
+    public var peakDecibels: Double {
+        var peak: Float = 0
+        for channel in channels {
+            for sample in channel { peak = max(peak, abs(sample)) }
+        }
+        return LoudnessMeter.decibels(amplitude: Double(peak))
+    }
+
+    /// The integrated loudness in LUFS (BS.1770-4, every channel weighted 1.0).
+    public var integratedLoudness: Double {
+        var meter = LoudnessMeter(sampleRate: sampleRate, channelCount: max(1, channelCount))
+        if channelCount > 0 { meter.process(planar: channels) }
+        return meter.integratedLoudness
+    }
+}

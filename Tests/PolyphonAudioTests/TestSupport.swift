@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import PolyphonAudio
+
+/// Third-party tools and files: tests that need them skip locally when absent but run (and
+/// fail loudly) under CI, where they are installed.
+enum RealFiles {
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    static func available(_ path: String) -> Bool { isCI || FileManager.default.fileExists(atPath: path) }
+
+    static let sox = "/usr/bin/sox"
+    static let python = "/usr/bin/python3"
+    static var libsndfileAvailable: Bool { isCI || (try? Libsndfile.load()) != nil }
+}
+
+/// A fresh directory for one test's files, removed when the value is dropped.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.path
+        path = base + "/polyphon-audio-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Runs a program and returns its standard output, trimmed; throws if it exits non-zero.
+func run(_ executable: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard process.terminationStatus == 0 else {
+        struct ToolFailed: Error, CustomStringConvertible { var description: String }
+        throw ToolFailed(description: "\(executable) \(arguments) exited \(process.terminationStatus): "
+            + String(decoding: errorData, as: UTF8.self))
+    }
+    return text
+}
+
+/// What `sox --i` reports about a file: an independent reader of the header.
+struct SoxInfo {
+    var channels: Int
+    var sampleRate: Double
+    var bitsPerSample: Int
+    var sampleCount: Int
+    var encoding: String
+
+    init(_ path: String) throws {
+        func field(_ flag: String) throws -> String { try run(RealFiles.sox, ["--i", flag, path]) }
+        channels = Int(try field("-c")) ?? -1
+        sampleRate = Double(try field("-r")) ?? -1
+        bitsPerSample = Int(try field("-b")) ?? -1
+        sampleCount = Int(try field("-s")) ?? -1
+        encoding = try field("-e")
+    }
+}
+
+/// A sine of `frequency` Hz and peak `amplitude`, `frameCount` frames at `sampleRate`.
+func sine(frequency: Double, amplitude: Double, sampleRate: Double, frameCount: Int, phase: Double = 0) -> [Float] {
+    (0..<frameCount).map { Float(amplitude * sin(2 * Double.pi * frequency * Double($0) / sampleRate + phase)) }
+}
+
+/// Deterministic noise in −1…1 for tests.
+struct TestNoise {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state
+    }
+    mutating func sample() -> Float { Float(Int32(truncatingIfNeeded: next() >> 32)) / 2_147_483_648 }
+    mutating func samples(_ count: Int) -> [Float] { (0..<count).map { _ in sample() } }
+}
+
+/// Writes `channels` to `path` with a native writer, in blocks of `block` frames.
+@discardableResult
+func writeFile(
+    _ path: String, format: AudioFileFormat? = nil, sampleFormat: SampleFormat, channels: [[Float]],
+    sampleRate: Double = 44_100, dither: Dither = .none, block: Int = 1000
+) throws -> Int64 {
+    let writer = try makeAudioFileWriter(
+        path: path, format: format, sampleFormat: sampleFormat, channelCount: channels.count,
+        sampleRate: sampleRate, dither: dither)
+    let frameCount = channels.first?.count ?? 0
+    var start = 0
+    while start < frameCount {
+        let end = min(frameCount, start + block)
+        try writer.write(planar: channels.map { Array($0[start..<end]) })
+        start = end
+    }
+    try writer.close()
+    return writer.framesWritten
+}
+
+func fileBytes(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
