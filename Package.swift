@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PolyphonSoundFont", targets: ["PolyphonSoundFont"]),
         .library(name: "PolyphonSynth", targets: ["PolyphonSynth"]),
         .library(name: "PolyphonAudio", targets: ["PolyphonAudio"]),
+        .library(name: "PolyphonPlayback", targets: ["PolyphonPlayback"]),
         .executable(name: "polyphon", targets: ["polyphon"]),
     ],
     dependencies: [
@@ -23,21 +24,26 @@ let package = Package(
         .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFont", "PolyphonMIDI"]),
         // Sinks: audio file writers/readers, run-time loaded codecs.
         .target(name: "PolyphonAudio"),
+        // Time: scheduling MIDI onto frames, the offline renderer.
+        .target(name: "PolyphonPlayback",
+                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio"]),
         .executableTarget(
             name: "polyphon",
             dependencies: [
-                "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
+                "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "PolyphonBenchmark",
-            dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio"],
+            dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback"],
             path: "Benchmarks/PolyphonBenchmark"),
         .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI"]),
         .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont"]),
         .testTarget(name: "PolyphonSynthTests", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio"]),
-        .testTarget(name: "PolyphonCLITests", dependencies: ["PolyphonMIDI", "PolyphonSoundFont"]),
+        .testTarget(name: "PolyphonPlaybackTests",
+                    dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),
+        .testTarget(name: "PolyphonCLITests", dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio"]),
     ],
     swiftLanguageModes: [.v6]
 )

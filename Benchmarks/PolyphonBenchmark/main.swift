@@ -1,1 +1,186 @@
-print("benchmark")
+// Side-by-side benchmark: Polyphon vs FluidSynth (when installed) on the same files, same
+// bank, 44.1 kHz, 4-point interpolation, effects off (unless --effects). Prints ratios.
+//
+//   swift run -c release PolyphonBenchmark [--soundfont F] [--effects] [--songs DIR] [--quick]
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+import PolyphonPlayback
+import PolyphonSoundFont
+import PolyphonSynth
+
+struct Arguments {
+    var soundfont = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
+    var songs = "/usr/share/planetblupi/music"
+    var effects = false
+    var quick = false
+    var rate = 44100.0
+
+    init() {
+        var it = CommandLine.arguments.dropFirst().makeIterator()
+        while let a = it.next() {
+            switch a {
+            case "--soundfont": soundfont = it.next() ?? soundfont
+            case "--songs": songs = it.next() ?? songs
+            case "--effects": effects = true
+            case "--quick": quick = true
+            default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
+            }
+        }
+    }
+}
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func which(_ tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+        let p = "\(dir)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}
+
+/// Runs a command; returns (wall seconds, peak RSS of the child in KiB).
+func run(_ path: String, _ args: [String]) -> (Double, Int)? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // GNU time's format gives the child's max RSS; fall back to wall time only.
+    let timeTool = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
+    let statsFile = NSTemporaryDirectory() + "polyphon-bench-time.txt"
+    if let timeTool {
+        p.arguments = [timeTool, "-f", "%M", "-o", statsFile, path] + args
+    } else {
+        p.arguments = [path] + args
+    }
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    let t0 = now()
+    do { try p.run() } catch { return nil }
+    p.waitUntilExit()
+    let t = now() - t0
+    guard p.terminationStatus == 0 else { return nil }
+    let rss = (try? String(contentsOfFile: statsFile, encoding: .utf8))
+        .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") } ?? 0
+    return (t, rss)
+}
+
+func peakRSSKiB() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue &* 1, &usage)
+    return usage.ru_maxrss
+}
+
+func fluidSynthArgs(bank: String, midi: String, out: String, effects: Bool, rate: Double) -> [String] {
+    var a = ["-n", "-i", "-q", "-r", String(Int(rate)), "-F", out]
+    if !effects { a += ["-R", "0", "-C", "0"] }
+    return a + [bank, midi]
+}
+
+let args = Arguments()
+guard FileManager.default.fileExists(atPath: args.soundfont) else {
+    print("SoundFont \(args.soundfont) not found (apt install fluid-soundfont-gm, or --soundfont F)")
+    exit(1)
+}
+let t0 = now()
+let bank = try SoundFont(contentsOf: args.soundfont)
+print(String(format: "bank: %@ (%d presets), opened in %.1f ms", (args.soundfont as NSString).lastPathComponent,
+             bank.presets.count, (now() - t0) * 1000))
+let fluid = which("fluidsynth")
+if fluid == nil { print("fluidsynth not installed: Polyphon figures only") }
+let tmp = NSTemporaryDirectory() + "polyphon-bench-\(getpid())"
+try? FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: tmp) }
+
+var config = SynthesizerConfiguration()
+config.interpolation = .cubic
+config.reverbEnabled = args.effects
+config.chorusEnabled = args.effects
+
+// (a) Sustained notes: 48 string-ensemble notes held for 10 s (looped samples).
+do {
+    let seconds = args.quick ? 4.0 : 10.0
+    let keys = Array(36..<84).map(UInt8.init)
+    var track = MIDITrack()
+    track.events.append(MIDIEvent(tick: 0, message: .programChange(channel: 0, program: 48)))
+    for k in keys { track.events.append(MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: k, velocity: 100))) }
+    let endTick = Int(seconds * 960)  // 120 BPM, 480 PPQN: 960 ticks per second
+    for k in keys { track.events.append(MIDIEvent(tick: endTick, message: .noteOff(channel: 0, note: k, velocity: 0))) }
+    track.events.append(MIDIEvent(tick: endTick, message: .meta(.endOfTrack)))
+    let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [track])
+    let midiPath = tmp + "/sustained.mid"
+    try file.write(to: URL(fileURLWithPath: midiPath))
+
+    // Polyphon: render the held part only (no release tail) and count voice-samples.
+    let synth = try Synthesizer(soundBank: bank, sampleRate: args.rate, configuration: config)
+    synth.sendProgramChange(48, onChannel: 0)
+    for k in keys { synth.startNote(k, withVelocity: 100, onChannel: 0) }
+    let block = 1024
+    let l = UnsafeMutablePointer<Float>.allocate(capacity: block), r = UnsafeMutablePointer<Float>.allocate(capacity: block)
+    synth.render(left: l, right: r, frameCount: block)  // warm up
+    let voices = synth.activeVoiceCount
+    let frames = Int(seconds * args.rate)
+    var done = 0
+    var voiceSamples = 0
+    let s0 = now()
+    while done < frames {
+        synth.render(left: l, right: r, frameCount: block)
+        voiceSamples += synth.activeVoiceCount * block
+        done += block
+    }
+    let polyTime = now() - s0
+    let nsPerVoiceSample = polyTime * 1e9 / Double(voiceSamples)
+    print(String(format: "\nsustained: %d notes → %d voices, %.0f s of audio", keys.count, voices, seconds))
+    print(String(format: "  polyphon   %.3f s  %.2f ns/voice-sample  %.0f× real time", polyTime, nsPerVoiceSample, seconds / polyTime))
+    if let fluid, let (ft, _) = run(fluid, fluidSynthArgs(bank: args.soundfont, midi: midiPath, out: tmp + "/f.wav",
+                                                            effects: args.effects, rate: args.rate)) {
+        // FluidSynth's time includes loading the bank and the release tail: report both the
+        // raw time and the per-voice-sample figure from the same voice count.
+        let fluidNs = ft * 1e9 / Double(voiceSamples)
+        print(String(format: "  fluidsynth %.3f s  %.2f ns/voice-sample (upper bound)  ratio %.2f×", ft, fluidNs, ft / polyTime))
+    }
+    l.deallocate(); r.deallocate()
+}
+
+// (b) Real songs.
+let songFiles = ((try? FileManager.default.contentsOfDirectory(atPath: args.songs)) ?? [])
+    .filter { $0.lowercased().hasSuffix(".mid") }.sorted()
+if songFiles.isEmpty { print("\nno songs in \(args.songs) (apt install planetblupi-music-midi, or --songs DIR)") }
+else {
+    print("\nsongs (\(args.effects ? "effects on" : "effects off"), cubic, \(Int(args.rate)) Hz):")
+    print("file                 audio s  polyphon ×RT  fluidsynth ×RT  ratio   RSS polyphon / fluidsynth")
+    var totalAudio = 0.0, totalPoly = 0.0, totalFluid = 0.0
+    var options = RenderOptions()
+    options.sampleRate = args.rate
+    options.synthesizer = config
+    for name in songFiles.prefix(args.quick ? 3 : songFiles.count) {
+        let path = args.songs + "/" + name
+        guard let midi = try? MIDIFile(contentsOfFile: path) else { continue }
+        let out = tmp + "/p.wav"
+        let writer = try makeAudioFileWriter(path: out, format: .wav, sampleFormat: .int16, channelCount: 2,
+                                             sampleRate: args.rate)
+        let renderer = OfflineRenderer(soundBank: bank, options: options)
+        let s0 = now()
+        let summary = try renderer.render(midi) { l, r, n in
+            try writer.write(planar: [UnsafeBufferPointer(start: l, count: n), UnsafeBufferPointer(start: r, count: n)],
+                             frameCount: n)
+        }
+        try writer.close()
+        let pt = now() - s0
+        totalAudio += summary.duration
+        totalPoly += pt
+        var line = String(format: "%-20@ %7.1f  %12.0f", name as NSString, summary.duration, summary.duration / pt)
+        if let fluid, let (ft, rss) = run(fluid, fluidSynthArgs(bank: args.soundfont, midi: path, out: tmp + "/f.wav",
+                                                                  effects: args.effects, rate: args.rate)) {
+            totalFluid += ft
+            line += String(format: "  %14.0f  %5.2f×  %6.1f MB / %.1f MB", summary.duration / ft, ft / pt,
+                           Double(peakRSSKiB()) / 1024, Double(rss) / 1024)
+        }
+        print(line)
+    }
+    if totalPoly > 0 {
+        var line = String(format: "total                %7.1f  %12.0f", totalAudio, totalAudio / totalPoly)
+        if totalFluid > 0 { line += String(format: "  %14.0f  %5.2f×", totalAudio / totalFluid, totalFluid / totalPoly) }
+        print(line)
+    }
+    print("(polyphon RSS is this whole benchmark process's peak; fluidsynth's is per run)")
+}

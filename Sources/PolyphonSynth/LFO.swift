@@ -23,7 +23,7 @@ struct LFO {
             delayRemaining = 0
         }
         phase += increment * left
-        phase -= phase.rounded(.down)
+        if phase >= 1 { phase -= Double(Int(phase)) }
         value = Self.triangle(phase)
     }
 

@@ -13,12 +13,26 @@ struct LowPassFilter {
     private var ta1: Float = 0, ta2: Float = 0, tb02: Float = 0, tb1: Float = 0
     private var lastCutoff: Float = -1, lastQ: Float = -1
     private(set) var isPrimed = false
+    /// Parity of frames filtered so far: samples are paired by their position in the voice,
+    /// not in the buffer, so any slicing of render calls gives bit-identical output.
+    private var oddFrame = false
+    /// The first half of a pair split by the end of the previous call: its input and the state
+    /// before it, so the second half is computed exactly as if the pair had not been split.
+    private var pendingX0: Float = 0, pendingH1: Float = 0, pendingH2: Float = 0
 
     mutating func reset() {
         hist1 = 0; hist2 = 0
+        oddFrame = false
         lastCutoff = -1; lastQ = -1
         isPrimed = false
         a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
+    }
+
+    /// Flushes tiny state values so a decaying voice never drops into slow denormal arithmetic.
+    /// Called at control points (which depend only on the voice's own timeline).
+    mutating func flushDenormals() {
+        if abs(hist1) < 1e-20 { hist1 = 0 }
+        if abs(hist2) < 1e-20 { hist2 = 0 }
     }
 
     /// Sets the cutoff (Hz) and resonance (cB above DC) for the next `frames` frames, gliding
@@ -67,30 +81,57 @@ struct LowPassFilter {
     }
 
     /// Filters `count` samples in place.
-    @inline(__always)
     mutating func process(_ buffer: UnsafeMutablePointer<Float>, count: Int) {
         var h1 = hist1, h2 = hist2
-        var ca1 = a1, ca2 = a2, cb1 = b1, cb02 = b02
         if a1Inc == 0 && a2Inc == 0 && b1Inc == 0 && b02Inc == 0 {
-            for i in 0..<count {
-                let centre = buffer[i] - ca1 * h1 - ca2 * h2
-                buffer[i] = cb02 * (centre + h2) + cb1 * h1
+            // Steady coefficients: two samples per step. c[n+1] is written in terms of c[n−1]
+            // and c[n−2], so the loop-carried chain is one multiply-add per two samples instead
+            // of per sample (the recursion's latency, not arithmetic, bounds an IIR filter).
+            let a1 = self.a1, a2 = self.a2, b1 = self.b1, b02 = self.b02
+            let k1 = a1 * a1 - a2, k2 = a1 * a2
+            var i = 0
+            if oddFrame && count > 0 {
+                let x1 = buffer[0]
+                let c1 = (x1 - a1 * pendingX0) + k1 * pendingH1 + k2 * pendingH2
+                buffer[0] = b02 * (c1 + pendingH1) + b1 * h1
                 h2 = h1
-                h1 = centre
+                h1 = c1
+                i = 1
+            }
+            while i + 1 < count {
+                let x0 = buffer[i], x1 = buffer[i + 1]
+                let c0 = x0 - a2 * h2 - a1 * h1
+                let c1 = (x1 - a1 * x0) + k1 * h1 + k2 * h2
+                buffer[i] = b02 * (c0 + h2) + b1 * h1
+                buffer[i + 1] = b02 * (c1 + h1) + b1 * c0
+                h2 = c0
+                h1 = c1
+                i += 2
+            }
+            if i < count {
+                let x0 = buffer[i]
+                pendingX0 = x0; pendingH1 = h1; pendingH2 = h2
+                let c = x0 - a2 * h2 - a1 * h1
+                buffer[i] = b02 * (c + h2) + b1 * h1
+                h2 = h1
+                h1 = c
             }
         } else {
+            var ca1 = a1, ca2 = a2, cb1 = b1, cb02 = b02
             for i in 0..<count {
+                if i == count - 1 && (oddFrame ? count & 1 == 0 : count & 1 == 1) {
+                    pendingX0 = buffer[i]; pendingH1 = h1; pendingH2 = h2
+                }
                 ca1 += a1Inc; ca2 += a2Inc; cb1 += b1Inc; cb02 += b02Inc
-                let centre = buffer[i] - ca1 * h1 - ca2 * h2
+                // a2·h2 first: h2 is older, so only a1·h1 sits on the loop-carried path.
+                let centre = (buffer[i] - ca2 * h2) - ca1 * h1
                 buffer[i] = cb02 * (centre + h2) + cb1 * h1
                 h2 = h1
                 h1 = centre
             }
+            a1 = ca1; a2 = ca2; b1 = cb1; b02 = cb02
         }
-        // Flush denormals so a decaying voice never drops into slow arithmetic.
-        if abs(h1) < 1e-20 { h1 = 0 }
-        if abs(h2) < 1e-20 { h2 = 0 }
+        if count & 1 == 1 { oddFrame.toggle() }
         hist1 = h1; hist2 = h2
-        a1 = ca1; a2 = ca2; b1 = cb1; b02 = cb02
     }
 }

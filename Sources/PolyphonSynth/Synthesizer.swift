@@ -15,7 +15,9 @@ public final class Synthesizer {
     public let configuration: SynthesizerConfiguration
 
     let channels: [Channel]
-    private let voices: [Voice]
+    /// The voice pool, preallocated; index form avoids reference counting per voice.
+    private let voices: UnsafeMutablePointer<Voice>
+    private let voiceCount: Int
     private var queue: EventQueue
     private let tables = InterpolationTables.shared
 
@@ -32,6 +34,8 @@ public final class Synthesizer {
     private var masterVolume: Float = 1
     /// Bank-select interpretation; GS/XG resets switch it.
     private var bankSelectMode: BankSelectMode
+    /// Frames of effect tail still to come after the last voice input; 0 once silent.
+    private var effectTailFrames = 0
 
     // Mix buses for one chunk.
     static let chunkFrames = 256
@@ -61,7 +65,9 @@ public final class Synthesizer {
         channels = (0..<configuration.channelCount).map {
             Channel(index: $0, isPercussion: configuration.percussionChannels.contains($0 % 16))
         }
-        voices = (0..<configuration.polyphony).map { _ in Voice() }
+        voiceCount = configuration.polyphony
+        voices = .allocate(capacity: configuration.polyphony)
+        voices.initialize(repeating: Voice(), count: configuration.polyphony)
         queue = EventQueue(capacity: configuration.eventQueueCapacity)
 
         var lookup: [Int: Int] = [:]
@@ -95,6 +101,8 @@ public final class Synthesizer {
     }
 
     deinit {
+        voices.deinitialize(count: voiceCount)
+        voices.deallocate()
         busLeft.deallocate()
         busRight.deallocate()
         busReverb.deallocate()
@@ -204,13 +212,16 @@ public final class Synthesizer {
     /// Voices currently sounding (including releasing ones).
     public var activeVoiceCount: Int {
         var n = 0
-        for v in voices where v.isActive { n += 1 }
+        for i in 0..<voiceCount where voices[i].isActive { n += 1 }
         return n
     }
 
     /// True when nothing sounds and no event is waiting: rendering more would give silence
     /// (effect tails aside).
     public var isIdle: Bool { queue.isEmpty && activeVoiceCount == 0 }
+
+    /// True when the effect units' tails have died away (always true with effects off).
+    public var effectsAreSilent: Bool { effectTailFrames <= 0 }
 
     /// The program currently selected on a channel.
     public func program(onChannel channel: UInt8) -> UInt8 {
@@ -286,8 +297,8 @@ public final class Synthesizer {
         let target = MixTarget(left: busLeft, right: busRight, reverb: busReverb, chorus: busChorus)
         let data = soundBank.sampleData
         let interp = configuration.interpolation
-        for v in voices where v.isActive {
-            v.render(count: n, into: target, scratch: scratch, data: data, interpolation: interp,
+        for i in 0..<voiceCount where voices[i].isActive {
+            voices[i].render(count: n, into: target, scratch: scratch, data: data, interpolation: interp,
                      tables: tables)
         }
         if masterVolume != 1 {
@@ -312,7 +323,7 @@ public final class Synthesizer {
             return
         }
         if e.kind == .allSoundOff {
-            for v in voices where v.isActive { v.kill() }
+            for i in 0..<voiceCount where voices[i].isActive { voices[i].kill() }
             return
         }
         if e.kind == .reset {
@@ -336,8 +347,8 @@ public final class Synthesizer {
             channelChanged(ch)
         case .polyPressure:
             ch.polyPressure[Int(e.data1)] = e.data2
-            for v in voices where v.isActive && v.channel == ch.index && v.key == Int(e.data1) {
-                v.channelChanged(ch)
+            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == Int(e.data1) {
+                voices[i].channelChanged(ch)
             }
         default: break
         }
@@ -349,8 +360,8 @@ public final class Synthesizer {
         guard let p = ch.presetIndex else { return }
         let now = framesRendered
         // A new note on a key that is still sounding releases the old one (FluidSynth).
-        for v in voices where v.isActive && v.channel == ch.index && v.key == key && v.startFrame != now {
-            v.release(ch)
+        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == key && voices[i].startFrame != now {
+            voices[i].release(ch)
         }
         var glideFrom = -1
         if ch.portamento {
@@ -359,8 +370,8 @@ public final class Synthesizer {
         }
         if ch.isMono {
             // Mono mode: the new note replaces whatever the channel was playing.
-            for v in voices where v.isActive && v.channel == ch.index && v.startFrame != now {
-                v.release(ch)
+            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].startFrame != now {
+                voices[i].release(ch)
             }
             if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
         }
@@ -372,55 +383,55 @@ public final class Synthesizer {
             // Exclusive class: cut other voices of the same class on this channel.
             let excl = Int(region.generators[.exclusiveClass])
             if excl != 0 {
-                for v in voices where v.isActive && v.channel == ch.index && v.exclusiveClass == excl
-                    && v.serial <= serialBase {
-                    v.quickRelease(ch)
+                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].exclusiveClass == excl
+                    && voices[i].serial <= serialBase {
+                    voices[i].quickRelease(ch)
                 }
             }
-            guard let voice = freeVoice() else { continue }
+            guard let slot = freeVoice() else { continue }
             nextSerial += 1
-            voice.start(region: region, sample: sampleInfo[si], loopPeak: loopPeak(si), channel: ch,
+            voices[slot].start(region: region, sample: sampleInfo[si], loopPeak: loopPeak(si), channel: ch,
                         key: key, velocity: velocity, frame: now, serial: nextSerial,
                         outputRate: sampleRate, gain: configuration.gain,
                         velocityToFilter: configuration.velocityToFilter,
                         portamentoFromKey: glideFrom, portamentoTime: ch.portamentoTime)
-            if ch.sostenuto { voice.isSostenutoHeld = false }
+
         }
     }
 
     private func noteOff(_ ch: Channel, key: Int) {
-        for v in voices where v.isActive && v.channel == ch.index && v.key == key {
-            v.noteOff(ch)
+        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == key {
+            voices[i].noteOff(ch)
         }
     }
 
     private func releaseAll(_ ch: Channel, sustainRespected: Bool) {
-        for v in voices where v.isActive && v.channel == ch.index {
-            if sustainRespected { v.noteOff(ch) } else { v.release(ch) }
+        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index {
+            if sustainRespected { voices[i].noteOff(ch) } else { voices[i].release(ch) }
         }
     }
 
     /// A free voice, or the least important one stolen: released voices first, then the
     /// quietest and oldest — never one started at this very frame.
-    private func freeVoice() -> Voice? {
-        var best: Voice?
+    private func freeVoice() -> Int? {
+        var best: Int?
         var bestScore = Float.infinity
         let now = framesRendered
-        for v in voices {
-            if !v.isActive { return v }
-            if v.startFrame == now { continue }
+        for i in 0..<voiceCount {
+            if !voices[i].isActive { return i }
+            if voices[i].startFrame == now { continue }
             var score: Float = 0
-            if v.isReleased { score -= 2000 } else if v.isSustained { score -= 1000 }
+            if voices[i].isReleased { score -= 2000 } else if voices[i].isSustained { score -= 1000 }
             // Quieter voices lose: gain in dB (≤ 0) adds directly.
-            score += 20 * log10(max(v.currentGain, 1e-9))
+            score += 20 * log10(max(voices[i].currentGain, 1e-9))
             // Older voices lose ties: a second of age counts as 10 dB.
-            score -= Float(now - v.startFrame) / Float(sampleRate) * 10
+            score -= Float(now - voices[i].startFrame) / Float(sampleRate) * 10
             if score < bestScore {
                 bestScore = score
-                best = v
+                best = i
             }
         }
-        best?.kill()
+        if let best { voices[best].kill() }
         return best
     }
 
@@ -446,7 +457,7 @@ public final class Synthesizer {
     // MARK: - Controllers
 
     private func channelChanged(_ ch: Channel) {
-        for v in voices where v.isActive && v.channel == ch.index { v.channelChanged(ch) }
+        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index { voices[i].channelChanged(ch) }
     }
 
     private func controlChange(_ ch: Channel, _ cc: Int, _ value: UInt8) {
@@ -479,29 +490,29 @@ public final class Synthesizer {
             ch.rpn = ((ch.rpn ?? 0) & 0x7F) | Int(value) << 7
         case 64:
             if old >= 64 && value < 64 {
-                for v in voices where v.isActive && v.channel == ch.index && v.isSustained {
-                    v.isSustained = false
-                    if !v.isSostenutoHeld { v.release(ch) }
+                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].isSustained {
+                    voices[i].isSustained = false
+                    if !voices[i].isSostenutoHeld { voices[i].release(ch) }
                 }
             }
         case 66:
             if old < 64 && value >= 64 {
-                for v in voices where v.isActive && v.channel == ch.index && !v.isKeyReleased {
-                    v.isSostenutoHeld = true
+                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && !voices[i].isKeyReleased {
+                    voices[i].isSostenutoHeld = true
                 }
             } else if old >= 64 && value < 64 {
-                for v in voices where v.isActive && v.channel == ch.index && v.isSostenutoHeld {
-                    v.isSostenutoHeld = false
-                    if v.isKeyReleased && !ch.sustain { v.release(ch) } else if v.isKeyReleased { v.isSustained = true }
+                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].isSostenutoHeld {
+                    voices[i].isSostenutoHeld = false
+                    if voices[i].isKeyReleased && !ch.sustain { voices[i].release(ch) } else if voices[i].isKeyReleased { voices[i].isSustained = true }
                 }
             }
         case 120:
-            for v in voices where v.isActive && v.channel == ch.index { v.kill() }
+            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index { voices[i].kill() }
         case 121:
             ch.resetControllers()
             // Pedals went up: release what they held.
-            for v in voices where v.isActive && v.channel == ch.index && (v.isSustained || v.isSostenutoHeld) {
-                v.release(ch)
+            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && (voices[i].isSustained || voices[i].isSostenutoHeld) {
+                voices[i].release(ch)
             }
         case 123, 124, 125:
             releaseAll(ch, sustainRespected: true)
@@ -595,7 +606,7 @@ public final class Synthesizer {
     }
 
     private func resetAll() {
-        for v in voices where v.isActive { v.kill() }
+        for i in 0..<voiceCount where voices[i].isActive { voices[i].kill() }
         for ch in channels {
             ch.resetAll()
             selectPreset(ch)

@@ -25,13 +25,16 @@ struct MixTarget {
 /// Control values (envelopes, LFOs, modulated generators) are updated once per control period
 /// of at most 64 frames, counted from the voice's own start so the result never depends on how
 /// the caller slices render calls; gain moves by a per-frame ramp between control points.
-final class Voice {
+///
+/// A value type living in the synthesizer's preallocated voice pool: rendering touches it
+/// through a pointer, so there is no reference counting or exclusivity checking per voice.
+struct Voice {
     static let controlPeriod = 64
     /// FluidSynth's noise floor: a voice whose output can no longer exceed this is dropped.
     static let noiseFloor: Float = 0.00003
 
     // Identity
-    private(set) var isActive = false
+    var isActive = false
     private(set) var channel = 0
     private(set) var key = 0
     private(set) var velocity = 0
@@ -96,12 +99,11 @@ final class Voice {
     private var outputGain: Float = 0.2
     private var velocityToFilter: VelocityToFilterMode = .fluidSynth
 
-    init() {}
 
     // MARK: - Life cycle
 
     /// Starts the voice for a resolved region. `portamentoFromKey` ≥ 0 glides from that key.
-    func start(region: Region, sample info: SampleInfo, loopPeak peak: Float, channel ch: Channel,
+    mutating func start(region: Region, sample info: SampleInfo, loopPeak peak: Float, channel ch: Channel,
                key k: Int, velocity vel: Int, frame: Int64, serial s: UInt64, outputRate rate: Double,
                gain g: Float, velocityToFilter vtf: VelocityToFilterMode, portamentoFromKey: Int,
                portamentoTime: Float) {
@@ -149,13 +151,13 @@ final class Voice {
     }
 
     /// Stops the voice at once (no release), freeing it.
-    func kill() {
+    mutating func kill() {
         isActive = false
         modulators = []
     }
 
     /// The key went up: release unless a pedal holds the note.
-    func noteOff(_ ch: Channel) {
+    mutating func noteOff(_ ch: Channel) {
         guard isActive, !isKeyReleased else { return }
         isKeyReleased = true
         if ch.sustain { isSustained = true; return }
@@ -164,7 +166,7 @@ final class Voice {
     }
 
     /// Enters the release stage of both envelopes now.
-    func release(_ ch: Channel) {
+    mutating func release(_ ch: Channel) {
         guard isActive else { return }
         isKeyReleased = true
         isSustained = false
@@ -178,7 +180,7 @@ final class Voice {
     }
 
     /// Exclusive class cut or a stolen voice: a very fast release (FluidSynth: −2000 tc).
-    func quickRelease(_ ch: Channel) {
+    mutating func quickRelease(_ ch: Channel) {
         guard isActive else { return }
         generators[Int(GeneratorType.releaseVolEnv.rawValue)] = -2000
         generators[Int(GeneratorType.releaseModEnv.rawValue)] = -2000
@@ -194,7 +196,7 @@ final class Voice {
     }
 
     /// A controller, pitch wheel, pressure or NRPN changed on the voice's channel.
-    func channelChanged(_ ch: Channel) {
+    mutating func channelChanged(_ ch: Channel) {
         guard isActive else { return }
         updateModulation(ch)
         updateParameters(ch)
@@ -210,7 +212,7 @@ final class Voice {
 
     /// Renders `count` frames and adds them into `target`; `scratch` holds ≥ 64 floats.
     @inline(__always)
-    func render(count: Int, into target: MixTarget, scratch: UnsafeMutablePointer<Float>,
+    mutating func render(count: Int, into target: MixTarget, scratch: UnsafeMutablePointer<Float>,
                 data: SampleData, interpolation: Interpolation, tables: InterpolationTables) {
         var done = 0
         while done < count && isActive {
@@ -230,7 +232,7 @@ final class Voice {
     }
 
     @inline(__always)
-    private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>, _ data: SampleData,
+    mutating private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>, _ data: SampleData,
                                   _ interpolation: Interpolation, _ tables: InterpolationTables) -> Int {
         var osc = oscillator
         var g = gain
@@ -277,13 +279,13 @@ final class Voice {
     }
 
     /// Ends the current control period early so a change is heard from this frame on.
-    private func restartControlPeriod() {
+    mutating private func restartControlPeriod() {
         framesLeftInPeriod = 0
     }
 
     /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
     /// next period.
-    private func controlUpdate() {
+    mutating private func controlUpdate() {
         let elapsed = framesSinceUpdate
         framesSinceUpdate = 0
         if elapsed > 0 {
@@ -310,6 +312,7 @@ final class Voice {
         oscillator.setIncrement(Double(Units.centsToRatio(cents)) * sampleRateRatio)
 
         if filterActive {
+            filter.flushDenormals()
             let fc = filterCutoffCents + modLfo * modLfoToFilter + modEnv * modEnvToFilter
             filter.set(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
                        sampleRate: Float(outputRate), frames: period)
@@ -343,7 +346,7 @@ final class Voice {
 
     // MARK: - Parameters
 
-    private func setUpOscillator() {
+    mutating private func setUpOscillator() {
         func gen(_ t: GeneratorType) -> Int { Int(generators[Int(t.rawValue)]) }
         var start = sample.start + gen(.startAddrsOffset) + 32768 * gen(.startAddrsCoarseOffset)
         var end = sample.end + gen(.endAddrsOffset) + 32768 * gen(.endAddrsCoarseOffset)
@@ -378,7 +381,7 @@ final class Voice {
 
     private var nrpnOffsets = SIMD64<Float>(repeating: 0)
 
-    private func updateModulation(_ ch: Channel) {
+    mutating private func updateModulation(_ ch: Channel) {
         let ctx = ModulatorEvaluation.Context(channel: ch, key: effectiveKey, velocity: effectiveVelocity)
         modulation = ModulatorEvaluation.sum(modulators, context: ctx, velocityToFilter: velocityToFilter)
             + ch.generatorOffsets
@@ -401,7 +404,7 @@ final class Voice {
         return min(max(generators[i] + modulation[i], Float(r.lowerBound)), Float(r.upperBound))
     }
 
-    private func updateParameters(_ ch: Channel) {
+    mutating private func updateParameters(_ ch: Channel) {
         let att = Int(GeneratorType.initialAttenuation.rawValue)
         // FluidSynth's EMU factor: only the generator part is scaled by 0.4.
         attenuation = min(max(0.4 * generators[att] + modulation[att], 0), 1440)
@@ -449,7 +452,7 @@ final class Voice {
         return Double(Units.timecentsToSeconds(tc))
     }
 
-    private func startEnvelopesAndLFOs() {
+    mutating private func startEnvelopesAndLFOs() {
         let rate = outputRate
         volumeEnvelope.start(
             delay: seconds(.delayVolEnv, allowZero: true) * rate,
@@ -483,7 +486,7 @@ final class Voice {
         return Double(Units.timecentsToSeconds(tc))
     }
 
-    private func updateReleaseTimes() {
+    mutating private func updateReleaseTimes() {
         volumeEnvelope.setRelease(frames: releaseSeconds(volume: true) * outputRate)
         modulationEnvelope.setRelease(frames: releaseSeconds(volume: false) * outputRate)
     }

@@ -1,0 +1,101 @@
+import Foundation
+import PolyphonMIDI
+import PolyphonSoundFont
+import PolyphonSynth
+
+/// Renders a MIDI file through a synthesizer as fast as the CPU allows ("bounce"), with every
+/// event on its exact frame and an exact tail: after the last event it renders until every
+/// voice has ended and the effects have rung out, capped by ``RenderOptions/maxTail``.
+public final class OfflineRenderer {
+    public let soundBank: SoundFont
+    public let options: RenderOptions
+
+    /// Receives rendered audio: (left, right, frameCount). The buffers are reused after return.
+    public typealias Sink = (UnsafePointer<Float>, UnsafePointer<Float>, Int) throws -> Void
+
+    public init(soundBank: SoundFont, options: RenderOptions = RenderOptions()) {
+        self.soundBank = soundBank
+        self.options = options
+    }
+
+    /// Renders `file` into `sink`; returns what was produced.
+    @discardableResult
+    public func render(_ file: MIDIFile, into sink: Sink,
+                       progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
+        let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        return try render(schedule, into: sink, progress: progress)
+    }
+
+    /// Renders a prepared schedule.
+    @discardableResult
+    public func render(_ schedule: MIDISchedule, into sink: Sink,
+                       progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
+        var config = options.synthesizer
+        config.channelCount = max(config.channelCount, 16 * schedule.portCount)
+        let synth = try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)
+        let block = max(64, options.blockSize)
+        let left = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        let right = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        defer { left.deallocate(); right.deallocate() }
+
+        let started = DispatchTime.now().uptimeNanoseconds
+        let lastFrame = schedule.lastEventFrame
+        let tailLimit = lastFrame + Int64(max(0, options.maxTail) * options.sampleRate)
+        var frame: Int64 = 0
+        var next = 0
+        var peak: Float = 0
+        var maxVoices = 0
+        var written: Int64 = 0
+        var leading = options.trimLeadingSilence
+        var lastProgress = started
+        let events = schedule.events
+
+        while true {
+            let inTail = frame >= lastFrame && next >= events.count
+            if inTail {
+                if options.endAtLastEvent || frame >= tailLimit { break }
+                if synth.isIdle && synth.effectsAreSilent { break }
+            }
+            // In the tail, render in control-period steps so the file ends within 64 frames of
+            // the moment the last voice became inaudible.
+            var n = inTail ? 64 : block
+            if !inTail { n = Int(min(Int64(n), max(1, lastFrame - frame))) }
+            if inTail { n = Int(min(Int64(n), tailLimit - frame)) }
+            if n <= 0 { break }
+            let end = frame + Int64(n)
+            while next < events.count && events[next].frame < end {
+                MIDISchedule.send(events[next], to: synth, atFrame: Int(max(0, events[next].frame - frame)))
+                next += 1
+            }
+            synth.render(left: left, right: right, frameCount: n)
+            maxVoices = max(maxVoices, synth.activeVoiceCount)
+            var start = 0
+            if leading {
+                while start < n && left[start] == 0 && right[start] == 0 { start += 1 }
+                if start < n { leading = false }
+            }
+            let count = n - start
+            if count > 0 {
+                for i in start..<n { peak = max(peak, abs(left[i]), abs(right[i])) }
+                try sink(left + start, right + start, count)
+                written += Int64(count)
+            }
+            frame = end
+            if let progress {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastProgress > 100_000_000 {
+                    lastProgress = now
+                    let secs = Double(now - started) / 1e9
+                    let fraction = lastFrame > 0 ? min(1, Double(frame) / Double(lastFrame)) : 1
+                    progress(RenderProgress(fraction: fraction, framesRendered: frame,
+                                            speed: secs > 0 ? Double(frame) / options.sampleRate / secs : 0))
+                }
+            }
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        progress?(RenderProgress(fraction: 1, framesRendered: frame,
+                                 speed: elapsed > 0 ? Double(frame) / options.sampleRate / elapsed : 0))
+        return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
+                             maxVoices: maxVoices, elapsed: elapsed)
+    }
+}

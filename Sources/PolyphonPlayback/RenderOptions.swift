@@ -1,0 +1,45 @@
+import PolyphonSynth
+
+/// How the offline renderer turns a song into audio.
+public struct RenderOptions: Sendable {
+    public var sampleRate: Double = 44100
+    /// The engine's settings (gain with FluidSynth's meaning, interpolation, polyphony, effects).
+    public var synthesizer = SynthesizerConfiguration()
+    /// Silence before the first event, in seconds.
+    public var leadIn: Double = 0
+    /// After the last event, render until every voice has ended, but at most this long (s).
+    public var maxTail: Double = 10
+    /// Drop silence before the first audible sample.
+    public var trimLeadingSilence = false
+    /// Stop at the last event instead of letting notes ring out.
+    public var endAtLastEvent = false
+    /// Frames rendered per call into the synthesizer (events still land on their exact frame).
+    public var blockSize = 1024
+
+    public init() {}
+}
+
+/// What a render produced, for the summary line.
+public struct RenderSummary: Sendable {
+    public var frames: Int64
+    public var sampleRate: Double
+    public var peak: Float
+    public var maxVoices: Int
+    /// Wall-clock seconds spent rendering.
+    public var elapsed: Double
+    public var duration: Double { Double(frames) / sampleRate }
+    public var peakDecibels: Double { peak > 0 ? 20 * log10(Double(peak)) : -.infinity }
+    /// Audio seconds per wall-clock second.
+    public var speed: Double { elapsed > 0 ? duration / elapsed : .infinity }
+}
+
+/// Reported while rendering: how far along, and how fast.
+public struct RenderProgress: Sendable {
+    /// 0…1 of the song's events (the tail counts as the last stretch).
+    public var fraction: Double
+    public var framesRendered: Int64
+    /// Audio seconds rendered per wall-clock second so far.
+    public var speed: Double
+}
+
+import Foundation
