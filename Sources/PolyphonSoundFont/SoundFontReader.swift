@@ -250,15 +250,15 @@ struct SoundFontReader {
     }
 
     /// True when the fixed-size name at `offset` is a terminal record's: `EOP`, `EOI`, `EOS` as the
-    /// spec names them, or empty, as MuseScore's SF3 writer leaves them.
-    private func isTerminalName(_ offset: Int, _ expected: String) -> Bool {
+    /// spec names them, or (when `orEmpty`) empty, as MuseScore's SF3 writer leaves them.
+    private func isTerminalName(_ offset: Int, _ expected: String, orEmpty: Bool) -> Bool {
         let name = bytes.string(offset, maxCount: 20).trimmingCharacters(in: .whitespaces).uppercased()
-        return name == expected || name.isEmpty
+        return name == expected || (orEmpty && name.isEmpty)
     }
 
     private mutating func readSamples(_ shdr: RIFFChunk, sampleData: SampleData) -> [SampleHeader] {
         var count = shdr.size / 46
-        if isTerminalName(shdr.dataOffset + (count - 1) * 46, "EOS") {
+        if isTerminalName(shdr.dataOffset + (count - 1) * 46, "EOS", orEmpty: true) {
             count -= 1
         } else {
             warn("shdr", shdr.offset, "missing terminal EOS record")
@@ -329,9 +329,10 @@ struct SoundFontReader {
         var count = headers.size / recordSize
         var terminalBag = bagCount - 1
         let lastOffset = headers.dataOffset + (count - 1) * recordSize
-        // A last record with another name but no zones of its own is a terminal record too (the
-        // file's author renamed it); FluidSynth always drops the last record.
-        if isTerminalName(lastOffset, terminalName) || Int(bytes.u16(lastOffset + bagField)) >= bagCount - 1 {
+        // A last record with another name (MuseScore's SF3 writer leaves it empty) but no zones
+        // of its own is a terminal record too; FluidSynth always drops the last record.
+        if isTerminalName(lastOffset, terminalName, orEmpty: false)
+            || Int(bytes.u16(lastOffset + bagField)) >= bagCount - 1 {
             count -= 1
             terminalBag = Int(bytes.u16(lastOffset + bagField))
         } else {

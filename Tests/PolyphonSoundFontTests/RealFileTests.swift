@@ -85,6 +85,29 @@ import Darwin
         }
     }
 
+    /// The per-note lookup skips zones early; it must give exactly the matching regions of the
+    /// full resolution, in the same order.
+    @Test(.enabled(if: RealFiles.available(RealFiles.timGM6mb)))
+    func noteLookupEqualsFilteredPresetRegions() throws {
+        try #require(FileManager.default.fileExists(atPath: RealFiles.timGM6mb))
+        let font = try SoundFont(contentsOf: RealFiles.timGM6mb)
+        var compared = 0
+        for (index, preset) in font.presets.enumerated() {
+            let all = font.regions(forPresetAt: index)
+            for key in stride(from: UInt8(0), through: 127, by: 9) {
+                for velocity: UInt8 in [1, 64, 127] {
+                    let expected = all.filter { $0.contains(key: key, velocity: velocity) }
+                    let found = font.regions(bank: Int(preset.bank), program: Int(preset.program), key: key, velocity: velocity)
+                    #expect(found.map(\.sampleIndex) == expected.map(\.sampleIndex))
+                    #expect(found.map(\.generators) == expected.map(\.generators))
+                    #expect(found.map(\.modulators) == expected.map(\.modulators))
+                    compared += found.count
+                }
+            }
+        }
+        #expect(compared > 1000)
+    }
+
     /// The writer's output is a SoundFont FluidSynth reads: it lists the presets we wrote.
     @Test(.enabled(if: RealFiles.available(RealFiles.fluidsynth)))
     func fluidSynthReadsWhatWeWrite() throws {
