@@ -252,8 +252,14 @@ struct SoundFontReader {
     /// True when the fixed-size name at `offset` is a terminal record's: `EOP`, `EOI`, `EOS` as the
     /// spec names them, or (when `orEmpty`) empty, as MuseScore's SF3 writer leaves them.
     private func isTerminalName(_ offset: Int, _ expected: String, orEmpty: Bool) -> Bool {
-        let name = bytes.string(offset, maxCount: 20).trimmingCharacters(in: .whitespaces).uppercased()
-        return name == expected || (orEmpty && name.isEmpty)
+        // Compared on the raw bytes (ASCII, case-insensitive, spaces trimmed): no String work.
+        var name: [UInt8] = []
+        for i in offset..<(offset + 20) {
+            let byte = bytes[i]
+            if byte == 0 { break }
+            if byte != 0x20 { name.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
+        }
+        return name.elementsEqual(expected.utf8) || (orEmpty && name.isEmpty)
     }
 
     private mutating func readSamples(_ shdr: RIFFChunk, sampleData: SampleData) -> [SampleHeader] {
