@@ -134,6 +134,8 @@ import Darwin
         #expect(font.sampleData.bytes.count == 148_196_112)
         // Debug build on a shared machine: the release build takes about 2 ms (see the report).
         #expect(elapsed < .milliseconds(500), "loading took \(elapsed)")
+        print("FluidR3_GM.sf2 opened in \(elapsed); resident set \(rssBefore.map { "\($0 >> 10)" } ?? "?") KiB before, "
+              + "\(rssAfter.map { "\($0 >> 10)" } ?? "?") KiB after (debug build)")
         if let rssBefore, let rssAfter {
             #expect(rssAfter - rssBefore < 20 << 20, "resident set grew by \(rssAfter - rssBefore) bytes")
         }
