@@ -137,14 +137,18 @@ public enum GeneratorType: UInt16, CaseIterable, Sendable {
 /// One generator record as stored in a zone: the raw operator id (kept even when unknown so
 /// the writer can reproduce it) and its 16-bit amount.
 public struct Generator: Hashable, Sendable {
+    /// The `sfGenOper` id as stored in the file (see ``GeneratorType``).
     public var rawType: UInt16
+    /// The `genAmount` field: a signed value, or two range bytes for keyRange/velRange.
     public var amount: Int16
 
+    /// A generator of a known type.
     public init(_ type: GeneratorType, _ amount: Int16) {
         self.rawType = type.rawValue
         self.amount = amount
     }
 
+    /// A generator from its raw id, known or not.
     public init(rawType: UInt16, amount: Int16) {
         self.rawType = rawType
         self.amount = amount
@@ -169,6 +173,7 @@ public struct Generator: Hashable, Sendable {
 ///
 /// Stored inline in a SIMD vector so a voice can copy and sum sets without allocating.
 public struct GeneratorSet: Hashable, Sendable {
+    /// One value per generator id (slots past ``GeneratorType/slotCount`` are unused).
     public var values: SIMD64<Int32>
 
     /// Every generator at its spec default.
@@ -181,6 +186,7 @@ public struct GeneratorSet: Hashable, Sendable {
     /// All zeros: the neutral element for preset-level offsets.
     public static let zero = GeneratorSet(values: SIMD64<Int32>(repeating: 0))
 
+    /// A set from raw values indexed by generator id.
     public init(values: SIMD64<Int32>) { self.values = values }
 
     @inlinable

@@ -20,7 +20,13 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps the file at `path`.
     /// - Throws: ``SoundFontError`` with kind ``SoundFontError/Kind/cannotOpen(_:)``.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, allowMapping: true)
+    }
+
+    /// Opens `path`, mapping it unless `allowMapping` is false (tests use that to exercise the
+    /// reading fallback on ordinary files).
+    init(path: String, allowMapping: Bool) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw Self.openError(path) }
         defer { close(fd) }
@@ -28,7 +34,7 @@ public final class MappedFile: @unchecked Sendable {
         guard fstat(fd, &info) == 0 else { throw Self.openError(path) }
         let size = Int(info.st_size)
 
-        if size > 0, (info.st_mode & S_IFMT) == S_IFREG {
+        if allowMapping, size > 0, (info.st_mode & S_IFMT) == S_IFREG {
             let address: UnsafeMutableRawPointer? = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
             if let address, address != MAP_FAILED {
                 bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(address), count: size)

@@ -1,8 +1,10 @@
 /// A modulator source operator (SF2 2.04 §8.2): a 16-bit field packing the controller index,
 /// the CC flag, direction, polarity and curve type.
 public struct ModulatorSource: Hashable, Sendable {
+    /// The packed 16-bit field as stored in the file.
     public var rawValue: UInt16
 
+    /// A source from its packed file value.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// General controller palette (CC flag clear), SF2 2.04 §8.2.1.
@@ -17,10 +19,12 @@ public struct ModulatorSource: Hashable, Sendable {
         case link = 127
     }
 
+    /// How the normalised controller value is shaped (SF2 2.04 §8.2.4).
     public enum Curve: UInt8, Sendable {
         case linear = 0, concave = 1, convex = 2, `switch` = 3
     }
 
+    /// A source from its fields: controller index, CC flag, direction, polarity and curve.
     public init(controller: UInt8, isCC: Bool, isDecreasing: Bool = false,
                 isBipolar: Bool = false, curve: Curve = .linear) {
         var v = UInt16(controller & 0x7F)
@@ -31,12 +35,14 @@ public struct ModulatorSource: Hashable, Sendable {
         rawValue = v
     }
 
+    /// A general-controller source (velocity, key, pressure, pitch wheel, ...).
     public init(_ general: GeneralController, isDecreasing: Bool = false,
                 isBipolar: Bool = false, curve: Curve = .linear) {
         self.init(controller: general.rawValue, isCC: false, isDecreasing: isDecreasing,
                   isBipolar: isBipolar, curve: curve)
     }
 
+    /// A MIDI continuous-controller source.
     public static func cc(_ number: UInt8, isDecreasing: Bool = false, isBipolar: Bool = false,
                           curve: Curve = .linear) -> ModulatorSource {
         ModulatorSource(controller: number, isCC: true, isDecreasing: isDecreasing,
@@ -63,14 +69,18 @@ public struct ModulatorSource: Hashable, Sendable {
 /// A modulator record (SF2 2.04 §7.4 / §8.2): `source × amountSource × amount` added to
 /// the destination generator, through the transform.
 public struct Modulator: Hashable, Sendable {
+    /// The primary source (`sfModSrcOper`).
     public var source: ModulatorSource
     /// Destination generator id; values with bit 15 set link to another modulator's index.
     public var destination: UInt16
+    /// The full-scale amount in the destination's units.
     public var amount: Int16
+    /// The secondary source scaling the amount (`sfModAmtSrcOper`); ``ModulatorSource/none`` for 1.
     public var amountSource: ModulatorSource
     /// 0 = linear, 2 = absolute value.
     public var transform: UInt16
 
+    /// A modulator with a raw destination (a generator id, or a link with bit 15 set).
     public init(source: ModulatorSource, destination: UInt16, amount: Int16,
                 amountSource: ModulatorSource = .none, transform: UInt16 = 0) {
         self.source = source
@@ -80,6 +90,7 @@ public struct Modulator: Hashable, Sendable {
         self.transform = transform
     }
 
+    /// A modulator driving a generator.
     public init(source: ModulatorSource, destination: GeneratorType, amount: Int16,
                 amountSource: ModulatorSource = .none, transform: UInt16 = 0) {
         self.init(source: source, destination: destination.rawValue, amount: amount,

@@ -11,65 +11,6 @@ struct RIFFChunk {
     var dataRange: Range<Int> { dataOffset..<(dataOffset + size) }
 }
 
-/// Little-endian reads from a file's bytes. Every caller checks bounds first, so these never
-/// read outside the buffer.
-extension UnsafeRawBufferPointer {
-    @inline(__always)
-    func u8(_ offset: Int) -> UInt8 { self[offset] }
-
-    @inline(__always)
-    func u16(_ offset: Int) -> UInt16 {
-        UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-    }
-
-    @inline(__always)
-    func i16(_ offset: Int) -> Int16 { Int16(bitPattern: u16(offset)) }
-
-    @inline(__always)
-    func u32(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-    }
-
-    /// Four bytes as a chunk id, each byte taken as a Latin-1 character.
-    func fourCC(_ offset: Int) -> String {
-        var s = ""
-        s.reserveCapacity(4)
-        for i in 0..<4 { s.unicodeScalars.append(Unicode.Scalar(self[offset + i])) }
-        return s
-    }
-
-    /// A zero-terminated string of at most `count` bytes (fixed-size name fields, INFO strings).
-    func string(_ offset: Int, maxCount count: Int) -> String {
-        var end = offset
-        let limit = offset + count
-        while end < limit, self[end] != 0 { end += 1 }
-        return SoundFontText.decode(UnsafeRawBufferPointer(rebasing: self[offset..<end]))
-    }
-}
-
-/// How SoundFont text fields are decoded and encoded.
-enum SoundFontText {
-    /// UTF-8 when the bytes are valid UTF-8 (plain ASCII is), else Latin-1, which is what older
-    /// banks written on Windows use and which never fails.
-    static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        if let s = String(validating: bytes, as: UTF8.self) { return s }
-        var s = ""
-        s.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
-        return s
-    }
-
-    /// UTF-8 bytes of `text`, cut at a character boundary so they fit `limit` bytes.
-    static func encode(_ text: String, limit: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        for scalar in text.unicodeScalars {
-            let encoded = Array(String(scalar).utf8)
-            if out.count + encoded.count > limit { break }
-            out += encoded
-        }
-        return out
-    }
-}
-
 /// Walks the chunks of one RIFF container (the file's `RIFF` body or a `LIST` body).
 struct RIFFChunkWalker {
     /// The ids a SoundFont contains; used to tell whether a missing pad byte shifted the next chunk.

@@ -18,6 +18,7 @@ public struct Region: Sendable {
     /// Index into ``SoundFont/samples``.
     public var sampleIndex: Int
 
+    /// A region from already resolved values (see ``SoundFont/regions(forPresetAt:)``).
     public init(keyRange: ClosedRange<UInt8>, velocityRange: ClosedRange<UInt8>,
                 generators: GeneratorSet, modulators: [Modulator], sampleIndex: Int) {
         self.keyRange = keyRange
@@ -27,6 +28,7 @@ public struct Region: Sendable {
         self.sampleIndex = sampleIndex
     }
 
+    /// True when the note falls inside both ranges.
     @inlinable
     public func contains(key: UInt8, velocity: UInt8) -> Bool {
         keyRange.contains(key) && velocityRange.contains(velocity)

@@ -19,6 +19,21 @@ extension SoundFont {
     /// Zones whose instrument or sample index is out of range, zones on ROM samples (their data
     /// is not in the file; FluidSynth skips them too) and zones without a sample are skipped.
     public func regions(forPresetAt index: Int) -> [Region] {
+        resolveRegions(presetAt: index, key: nil, velocity: nil)
+    }
+
+    /// The regions that sound for one note: those of the preset with this bank and program whose
+    /// key and velocity ranges contain the note. Empty when the bank has no such preset.
+    ///
+    /// Zone pairs that do not contain the note are skipped before their generators and
+    /// modulators are combined, so this costs a fraction of ``regions(forPresetAt:)``.
+    public func regions(bank: Int, program: Int, key: UInt8, velocity: UInt8) -> [Region] {
+        guard let index = presetIndex(bank: bank, program: program) else { return [] }
+        return resolveRegions(presetAt: index, key: key, velocity: velocity)
+    }
+
+    /// Resolves the preset's regions; with a key and velocity, only those containing that note.
+    private func resolveRegions(presetAt index: Int, key: UInt8?, velocity: UInt8?) -> [Region] {
         guard presets.indices.contains(index) else { return [] }
         let preset = presets[index]
         let presetGlobal = preset.globalZone
@@ -32,6 +47,8 @@ extension SoundFont {
 
             let presetKeys = Self.range(.keyRange, local: presetZone, global: presetGlobal)
             let presetVelocities = Self.range(.velRange, local: presetZone, global: presetGlobal)
+            if let key, !presetKeys.contains(key) { continue }
+            if let velocity, !presetVelocities.contains(velocity) { continue }
             let offsets = Self.presetOffsets(local: presetZone, global: presetGlobal)
             let presetModulators = Self.merged(local: presetZone.modulators,
                                                global: presetGlobal?.modulators ?? [])
@@ -50,6 +67,8 @@ extension SoundFont {
                         presetVelocities,
                         Self.range(.velRange, local: instrumentZone, global: instrumentGlobal))
                 else { continue }
+                if let key, !keys.contains(key) { continue }
+                if let velocity, !velocities.contains(velocity) { continue }
 
                 var generators = GeneratorSet.defaults
                 if let instrumentGlobal { Self.assign(instrumentGlobal, to: &generators) }
@@ -85,13 +104,6 @@ extension SoundFont {
             }
         }
         return regions
-    }
-
-    /// The regions that sound for one note: those of the preset with this bank and program whose
-    /// key and velocity ranges contain the note. Empty when the bank has no such preset.
-    public func regions(bank: Int, program: Int, key: UInt8, velocity: UInt8) -> [Region] {
-        guard let index = presetIndex(bank: bank, program: program) else { return [] }
-        return regions(forPresetAt: index).filter { $0.contains(key: key, velocity: velocity) }
     }
 
     // MARK: - Combining zones

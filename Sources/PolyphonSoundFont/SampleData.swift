@@ -13,6 +13,9 @@ public final class SampleData: @unchecked Sendable {
     /// Keeps the mapping or allocation alive.
     private let owner: AnyObject?
 
+    /// Sample data over memory kept alive by `owner` (a ``MappedFile`` or other allocation).
+    ///
+    /// `bytes` must start at an even address for ``words`` to be read as `Int16`.
     public init(bytes: UnsafeRawBufferPointer, lowBytes: UnsafeBufferPointer<UInt8>?, owner: AnyObject?) {
         self.bytes = bytes
         self.lowBytes = lowBytes

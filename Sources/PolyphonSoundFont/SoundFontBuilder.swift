@@ -14,8 +14,11 @@ extension SoundFont {
     public struct Builder: Sendable {
         /// INFO of the bank to build; `name` is set from ``init(name:)``.
         public var info: SoundFontInfo
+        /// Presets added so far; may be edited directly (e.g. to set reserved header fields).
         public var presets: [Preset] = []
+        /// Instruments added so far.
         public var instruments: [Instrument] = []
+        /// Sample headers added so far; positions index the points ``build()`` stores.
         public var samples: [SampleHeader] = []
         private var words: [Int16] = []
         /// Low bytes for 24-bit samples; created (zero-filled so far) when the first sample has them.

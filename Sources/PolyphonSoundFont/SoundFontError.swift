@@ -35,8 +35,10 @@ public struct SoundFontError: Error, Hashable, Sendable, CustomStringConvertible
     public var chunk: String
     /// Byte offset from the start of the file.
     public var offset: Int
+    /// What went wrong.
     public var kind: Kind
 
+    /// An error at `offset` in `chunk` of `file`.
     public init(file: String, chunk: String, offset: Int, kind: Kind) {
         self.file = file
         self.chunk = chunk

@@ -108,10 +108,13 @@ struct SoundFontReader {
         let pdtaList = try list("pdta")
 
         let info = try readInfo(infoList.body)
-        let sampleData = try readSampleData(sdtaList.body, isSF3: info.versionMajor >= 3)
+        let (smpl, sm24) = try sampleChunks(sdtaList.body)
         let tables = try pdtaChunks(pdtaList.body, listOffset: pdtaList.chunk.offset)
 
-        let samples = readSamples(tables["shdr"]!, sampleData: sampleData)
+        let samples = readSamples(tables["shdr"]!, smplBytes: smpl?.size ?? 0)
+        let sampleData = sampleData(
+            smpl, sm24, isSF3: info.versionMajor >= 3,
+            hasPCMSamples: samples.contains { !$0.sampleType.isCompressed && !$0.sampleType.isROM })
         let instruments = try readHeaders(
             tables["inst"]!, recordSize: 22, terminalName: "EOI", bags: tables["ibag"]!,
             generators: tables["igen"]!, modulators: tables["imod"]!, terminal: .sampleID,
@@ -183,20 +186,28 @@ struct SoundFontReader {
 
     // MARK: - sdta
 
-    private mutating func readSampleData(_ body: Range<Int>, isSF3: Bool) throws -> SampleData {
+    /// The `smpl` and `sm24` chunks of the `sdta` list, when present.
+    private mutating func sampleChunks(_ body: Range<Int>) throws -> (smpl: RIFFChunk?, sm24: RIFFChunk?) {
         let chunks = try RIFFChunkWalker.chunks(in: bytes, range: body, container: "sdta",
                                                 file: name, warnings: &warnings)
         let smpl = chunks.first { $0.id == "smpl" }
-        let sm24 = chunks.first { $0.id == "sm24" }
+        if smpl == nil { warn("smpl", body.lowerBound, "no sample data") }
+        return (smpl, chunks.first { $0.id == "sm24" })
+    }
+
+    /// The sample pool, pointing into the file.
+    ///
+    /// When a missing pad byte earlier in the file left `smpl` at an odd offset and some sample
+    /// is PCM, the words are copied once so they can be read as aligned `Int16`; SF3 banks whose
+    /// samples are all Ogg streams read bytes only and are never copied.
+    private mutating func sampleData(_ smpl: RIFFChunk?, _ sm24: RIFFChunk?, isSF3: Bool,
+                                     hasPCMSamples: Bool) -> SampleData {
         guard let smpl else {
-            warn("smpl", body.lowerBound, "no sample data")
             return SampleData(bytes: UnsafeRawBufferPointer(start: nil, count: 0), lowBytes: nil, owner: nil)
         }
         var words = UnsafeRawBufferPointer(rebasing: bytes[smpl.dataRange])
         var owner: AnyObject = file
-        if smpl.dataOffset & 1 == 1, !isSF3 {
-            // A missing pad byte earlier left the 16-bit words misaligned; copy them once so the
-            // engine can read them as Int16.
+        if smpl.dataOffset & 1 == 1, hasPCMSamples {
             let copy = MappedFile(copying: Array(words))
             words = copy.bytes
             owner = SampleDataOwners(file, copy)
@@ -205,6 +216,7 @@ struct SoundFontReader {
 
         var lowBytes: UnsafeBufferPointer<UInt8>?
         if let sm24 {
+            // One low byte per sample point; the chunk may be one byte longer to keep its size even.
             let points = smpl.size / 2
             if isSF3 {
                 warn("sm24", sm24.offset, "24-bit data ignored in an SF3 bank")
@@ -250,20 +262,25 @@ struct SoundFontReader {
     }
 
     /// True when the fixed-size name at `offset` is a terminal record's: `EOP`, `EOI`, `EOS` as the
-    /// spec names them, or empty, as MuseScore's SF3 writer leaves them.
-    private func isTerminalName(_ offset: Int, _ expected: String) -> Bool {
-        let name = bytes.string(offset, maxCount: 20).trimmingCharacters(in: .whitespaces).uppercased()
-        return name == expected || name.isEmpty
+    /// spec names them, or (when `orEmpty`) empty, as MuseScore's SF3 writer leaves them.
+    private func isTerminalName(_ offset: Int, _ expected: String, orEmpty: Bool) -> Bool {
+        // Compared on the raw bytes (ASCII, case-insensitive, spaces trimmed): no String work.
+        var name: [UInt8] = []
+        for i in offset..<(offset + 20) {
+            let byte = bytes[i]
+            if byte == 0 { break }
+            if byte != 0x20 { name.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
+        }
+        return name.elementsEqual(expected.utf8) || (orEmpty && name.isEmpty)
     }
 
-    private mutating func readSamples(_ shdr: RIFFChunk, sampleData: SampleData) -> [SampleHeader] {
+    private mutating func readSamples(_ shdr: RIFFChunk, smplBytes: Int) -> [SampleHeader] {
         var count = shdr.size / 46
-        if isTerminalName(shdr.dataOffset + (count - 1) * 46, "EOS") {
+        if isTerminalName(shdr.dataOffset + (count - 1) * 46, "EOS", orEmpty: true) {
             count -= 1
         } else {
             warn("shdr", shdr.offset, "missing terminal EOS record")
         }
-        let smplBytes = sampleData.bytes.count
         var samples: [SampleHeader] = []
         samples.reserveCapacity(count)
         for i in 0..<count {
@@ -329,9 +346,10 @@ struct SoundFontReader {
         var count = headers.size / recordSize
         var terminalBag = bagCount - 1
         let lastOffset = headers.dataOffset + (count - 1) * recordSize
-        // A last record with another name but no zones of its own is a terminal record too (the
-        // file's author renamed it); FluidSynth always drops the last record.
-        if isTerminalName(lastOffset, terminalName) || Int(bytes.u16(lastOffset + bagField)) >= bagCount - 1 {
+        // A last record with another name (MuseScore's SF3 writer leaves it empty) but no zones
+        // of its own is a terminal record too; FluidSynth always drops the last record.
+        if isTerminalName(lastOffset, terminalName, orEmpty: false)
+            || Int(bytes.u16(lastOffset + bagField)) >= bagCount - 1 {
             count -= 1
             terminalBag = Int(bytes.u16(lastOffset + bagField))
         } else {

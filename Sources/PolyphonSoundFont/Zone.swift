@@ -3,9 +3,12 @@
 /// In a preset zone the last generator is `instrument` (41); in an instrument zone it is
 /// `sampleID` (53). A zone without that terminal generator, if first, is the global zone.
 public struct Zone: Hashable, Sendable {
+    /// Generators in file order.
     public var generators: [Generator]
+    /// Modulators in file order.
     public var modulators: [Modulator]
 
+    /// A zone with the given generators and modulators.
     public init(generators: [Generator] = [], modulators: [Modulator] = []) {
         self.generators = generators
         self.modulators = modulators
@@ -30,17 +33,24 @@ public struct Zone: Hashable, Sendable {
 
 /// A preset (`phdr` record with its zones): what a MIDI bank/program selects.
 public struct Preset: Hashable, Sendable {
+    /// The preset's name (at most 20 bytes in the file).
     public var name: String
+    /// MIDI program number (0–127).
     public var program: UInt16
+    /// MIDI bank number; 128 holds percussion kits.
     public var bank: UInt16
     /// Reserved fields kept for lossless writing.
     public var library: UInt32
+    /// Reserved `dwGenre` field.
     public var genre: UInt32
+    /// Reserved `dwMorphology` field.
     public var morphology: UInt32
     /// Zone without an `instrument` generator, placed first in the file.
     public var globalZone: Zone?
+    /// Zones that each select an instrument, in file order.
     public var zones: [Zone]
 
+    /// A preset with its zones.
     public init(name: String, program: UInt16, bank: UInt16, globalZone: Zone? = nil,
                 zones: [Zone] = [], library: UInt32 = 0, genre: UInt32 = 0, morphology: UInt32 = 0) {
         self.name = name
@@ -56,10 +66,14 @@ public struct Preset: Hashable, Sendable {
 
 /// An instrument (`inst` record with its zones).
 public struct Instrument: Hashable, Sendable {
+    /// The instrument's name (at most 20 bytes in the file).
     public var name: String
+    /// Zone without a `sampleID` generator, placed first in the file: defaults for the others.
     public var globalZone: Zone?
+    /// Zones that each play a sample, in file order.
     public var zones: [Zone]
 
+    /// An instrument with its zones.
     public init(name: String, globalZone: Zone? = nil, zones: [Zone] = []) {
         self.name = name
         self.globalZone = globalZone

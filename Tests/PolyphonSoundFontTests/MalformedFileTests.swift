@@ -321,6 +321,55 @@ import Testing
         #expect(text.contains { $0.hasPrefix("sm24") && $0.contains("24-bit data ignored") })
     }
 
+    @Test func sm24RoundedUpToEvenIsAccepted() throws {
+        let bank = TestBanks.rich(twentyFourBit: true)
+        let bytes = bank.serialized()
+        let sm24 = try TestBanks.chunk("sm24", in: bytes, list: "sdta")
+        let points = bank.sampleData.words.count
+        #expect(points % 2 == 1 && sm24.size == points)
+        let even = try TestBanks.replacing("sm24", with: Array(bytes[sm24.dataRange]) + [0], in: bytes, list: "sdta")
+        let (font, text) = try warnings(even)
+        #expect(text.isEmpty)
+        let low = try #require(font.sampleData.lowBytes)
+        withExtendedLifetime(bank) { #expect(Array(low) == Array(bank.sampleData.lowBytes!)) }
+    }
+
+    @Test func sf3WithOnlyOggSamplesIsNeverCopied() throws {
+        // An SF3 bank whose smpl lands at an odd offset: its Ogg bytes are read in place.
+        let ogg = Array("OggS fake stream bytes".utf8) + [0]
+        let pool = MappedFile(copying: ogg)
+        var info = SoundFontInfo()
+        info.versionMajor = 3
+        info.versionMinor = 1
+        info.name = "SF3"
+        let sample = SampleHeader(name: "ogg", start: 0, end: UInt32(ogg.count), loopStart: 0, loopEnd: 10,
+                                  sampleRate: 44_100, originalPitch: 60,
+                                  sampleType: SampleType(rawValue: SampleType.mono.rawValue | SampleType.vorbisFlag))
+        let bank = SoundFont(info: info, presets: [], instruments: [], samples: [sample],
+                             sampleData: SampleData(bytes: pool.bytes, lowBytes: nil, owner: pool))
+        let valid = bank.serialized()
+        var out = RIFFWriter()
+        let riff = out.begin("RIFF")
+        out.fourCC("sfbk")
+        let list = out.begin("LIST")
+        out.fourCC("INFO")
+        let ifil = out.begin("ifil")
+        out.u16(3); out.u16(1)
+        out.end(ifil)
+        out.fourCC("INAM")
+        out.u32(3)
+        out.bytes += Array("Ab\0".utf8)
+        out.end(list)
+        out.bytes.removeLast()
+        let sdta = try TestBanks.list("sdta", in: valid)
+        out.bytes += valid[sdta.offset...]
+        out.end(riff)
+        let (font, text) = try warnings(out.bytes)
+        #expect(font.isSF3 && font.samples == [sample])
+        #expect(Array(font.sampleData.bytes) == ogg)
+        #expect(!text.contains { $0.contains("copied") })
+    }
+
     @Test func unpitchedSamplesPlayAtSixty() throws {
         var bank = TestBanks.rich()
         bank.samples[0].originalPitch = 255

@@ -153,3 +153,26 @@ import Testing
         #expect(read.sampleData.bytes.count == 0)
     }
 }
+
+/// How names and INFO strings are decoded.
+@Suite struct SoundFontTextTests {
+    @Test func utf8IsKeptAndOtherBytesAreLatin1() {
+        #expect(SoundFontText.decode(Array("Grand Piano".utf8)) == "Grand Piano")
+        #expect(SoundFontText.decode(Array("Flûte".utf8)) == "Flûte")
+        // "Flûte" in Latin-1 / Windows-1252: 0xFB alone is not UTF-8.
+        #expect(SoundFontText.decode([0x46, 0x6C, 0xFB, 0x74, 0x65]) == "Flûte")
+        // A truncated multi-byte sequence is not UTF-8 either.
+        #expect(SoundFontText.decode([0x41, 0xC3]) == "A\u{C3}")
+        #expect(SoundFontText.decode([UInt8]()) == "")
+    }
+
+    @Test func latin1NamesSurviveReadingAndWriting() throws {
+        var bytes = SoundFont.singleSample([1, 2, 3], name: "Flute").serialized()
+        let phdr = try TestBanks.chunk("phdr", in: bytes)
+        bytes[phdr.dataOffset + 2] = 0xFB  // "Flûte" in Latin-1
+        let read = try SoundFont(bytes: bytes, name: "latin1.sf2")
+        #expect(read.presets[0].name == "Flûte")
+        let again = try SoundFont(bytes: read.serialized(), name: "utf8.sf2")
+        #expect(again.presets[0].name == "Flûte")
+    }
+}
