@@ -5,8 +5,10 @@ import Foundation
 /// The mono send bus is written into one delay line; each of the N voices reads it at a delay
 /// that sweeps between about 0 and `depth` milliseconds along a sine or triangle LFO, the voices'
 /// LFOs spread evenly over one period (voice i is i/N of a cycle ahead), so the copies never
-/// line up. Reads use 4-point cubic Hermite interpolation: the pitch-shifted copies keep their
-/// highs at every fraction, unlike linear interpolation.
+/// line up. Reads use first-order all-pass interpolation, as FluidSynth's modulated delay lines
+/// do: its magnitude response is flat at every fraction, so the copies keep their highs and the
+/// level does not dip as the read position sweeps between samples (linear interpolation loses
+/// 1.8 dB on white noise, cubic Hermite 0.9 dB, measured; FluidSynth loses none).
 ///
 /// Stereo, as measured on FluidSynth 2.3.1 (`Benchmarks/fx/fxprobe.py chorus`): even voices go
 /// to a left sum, odd voices to a right sum, and with an odd count of three or more the last voice
@@ -31,8 +33,8 @@ public final class Chorus {
     private static let width = 10.0
     /// Output scale: FluidSynth's wet = level / (1 + 0.2·width), measured.
     private static let wetScale = 1.0, wetWidthScale = 0.2
-    /// The shortest delay a voice reaches, in samples: the 4-point interpolator reads one
-    /// sample on each side of the read position, and FluidSynth's sweep bottoms out there too.
+    /// The shortest delay a voice reaches, in samples (FluidSynth's sweep bottoms out at about
+    /// one and a half samples too); the all-pass reads x[n − 1] and x[n − 2] there.
     private static let minimumDelay = 1.5
     /// Samples between exact recomputations of the LFO phasor (which otherwise rotates by a
     /// multiplication per sample and would slowly drift in amplitude).
@@ -48,6 +50,8 @@ public final class Chorus {
     private let voiceCos: UnsafeMutablePointer<Double>
     private let voiceSin: UnsafeMutablePointer<Double>
     private let voiceOffset: UnsafeMutablePointer<Double>
+    /// Per voice: the all-pass interpolator's previous output.
+    private let voiceState: UnsafeMutablePointer<Float>
     private var voiceCount = 0
     /// The LFO: phase in cycles and the phasor (cos, sin) of 2π·phase, rotated each sample.
     private var phase = 0.0
@@ -80,6 +84,8 @@ public final class Chorus {
         voiceSin.initialize(repeating: 0, count: capacity)
         voiceOffset = .allocate(capacity: capacity)
         voiceOffset.initialize(repeating: 0, count: capacity)
+        voiceState = .allocate(capacity: capacity)
+        voiceState.initialize(repeating: 0, count: capacity)
         updateCoefficients()
     }
 
@@ -90,11 +96,13 @@ public final class Chorus {
         voiceCos.deallocate()
         voiceSin.deallocate()
         voiceOffset.deallocate()
+        voiceState.deallocate()
     }
 
     /// Clears the delay line and restarts the LFO at phase 0.
     public func reset() {
         buffer.update(repeating: 0, count: bufferMask + 1)
+        voiceState.update(repeating: 0, count: ChorusSettings.maximumVoiceCount)
         writeIndex = 0
         phase = 0
         phasorCos = 1
@@ -131,11 +139,6 @@ public final class Chorus {
         wet2 = Float(wet * ((1 - Self.width) / 2))
     }
 
-    /// The delay of voice `voice` at the current LFO position, in samples (for tests and meters).
-    func currentDelay(ofVoice voice: Int) -> Double {
-        centre - amplitude * wave(voice: voice, shape: settings.waveform, cos: phasorCos, sin: phasorSin)
-    }
-
     /// The LFO value of one voice, −1…1, sine or triangle, i/N of a cycle ahead of voice 0.
     @inline(__always)
     private func wave(voice i: Int, shape: ChorusSettings.Waveform, cos c: Double, sin s: Double) -> Double {
@@ -157,7 +160,7 @@ public final class Chorus {
                         _ right: UnsafeMutablePointer<Float>, frameCount: Int) {
         guard frameCount > 0 else { return }
         let buffer = self.buffer, mask = bufferMask, count = voiceCount
-        let gainsLeft = voiceLeft, gainsRight = voiceRight
+        let gainsLeft = voiceLeft, gainsRight = voiceRight, states = voiceState
         let wet1 = self.wet1, wet2 = self.wet2, centre = self.centre, amplitude = self.amplitude
         let shape = settings.waveform
         var w = writeIndex
@@ -172,17 +175,14 @@ public final class Chorus {
             var sumLeft: Float = 0, sumRight: Float = 0
             for i in 0..<count {
                 let delay = centre - amplitude * wave(voice: i, shape: shape, cos: phasorCos, sin: phasorSin)
-                let whole = Int(delay)
-                let f = Float(delay - Double(whole))
-                // x0 = x[n − whole], interpolating toward x1 = x[n − whole − 1].
-                let r = w &- whole
-                let xm1 = buffer[(r &+ 1) & mask], x0 = buffer[r & mask]
-                let x1 = buffer[(r &- 1) & mask], x2 = buffer[(r &- 2) & mask]
-                // 4-point, 3rd-order Hermite (Catmull-Rom).
-                let c1 = 0.5 * (x1 - xm1)
-                let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
-                let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
-                let y = ((c3 * f + c2) * f + c1) * f + x0
+                // delay = whole + fraction with fraction in 0.5…1.5, where the all-pass
+                // (η + z⁻¹)/(1 + η·z⁻¹) has its pole well away from z = −1.
+                let whole = Int(delay - 0.5)
+                let fraction = delay - Double(whole)
+                let eta = Float((1 - fraction) / (1 + fraction))
+                let x0 = buffer[(w &- whole) & mask], x1 = buffer[(w &- whole &- 1) & mask]
+                let y = (eta * (x0 - states[i]) + x1).flushedToZero
+                states[i] = y
                 sumLeft += gainsLeft[i] * y
                 sumRight += gainsRight[i] * y
             }
