@@ -132,7 +132,7 @@ public final class Reverb {
     /// Room size → decay time at DC, damping → ratio of the Nyquist decay time to it (α²).
     /// Room size interpolates the *gain* of the longest line between those of 0.7 s and
     /// 12.5 s decays, which gives Freeverb's concave room→time curve.
-    private func decayTimes() -> (dc: Double, alphaSquared: Double, longestGain: Double) {
+    private func decayTimes() -> (dc: Double, alphaSquared: Double) {
         let s = settings.clamped
         let period = 1 / sampleRate
         let longest = gainLengths.max()
@@ -141,12 +141,12 @@ public final class Reverb {
         let gain = gainMin + s.roomSize * (gainMax - gainMin)
         let dcTime = -3 * longest * period / log10(gain)
         let alphaSquared = 1 / (1 - s.damping / (0.25 * log(gain)))
-        return (dcTime, alphaSquared, gain)
+        return (dcTime, alphaSquared)
     }
 
     private func updateCoefficients() {
         let s = settings.clamped
-        let (dcTime, alphaSquared, _) = decayTimes()
+        let (dcTime, alphaSquared) = decayTimes()
         let period = 1 / sampleRate
         let lengths = gainLengths
         for i in 0..<lineCount {
