@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// libsndfile, loaded at run time with `dlopen` so that Polyphon builds and runs without it and
 /// uses it only for the formats it does not write itself (FLAC, Ogg Vorbis, Opus, MP3).
 ///

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Measures integrated loudness (ITU-R BS.1770-4 / EBU R 128, in LUFS) and sample peak of a
 /// signal fed block by block, as the renderer produces it.
 ///

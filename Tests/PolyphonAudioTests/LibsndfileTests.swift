@@ -107,7 +107,7 @@ import Testing
         var worst: Float = 0
         for c in 0..<2 { for f in 0..<frames { worst = max(worst, abs(read.channels[c][f] - data[c][f])) } }
         #expect(worst <= 1.5 * lsb)
-        if FileManager.default.fileExists(atPath: RealFiles.sox) {
+        if RealFiles.available(RealFiles.sox) {
             let info = try SoxInfo(path)
             #expect(info.channels == 2 && info.sampleRate == 48_000 && info.sampleCount == frames)
             #expect(info.bitsPerSample == sampleFormat.bitsPerSample)
@@ -136,7 +136,7 @@ import Testing
         let middle = read.channels[0][10_000..<30_000]
         let rms = sqrt(middle.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(middle.count))
         #expect(abs(20 * log10(rms / (0.5 / sqrt(2.0)))) < 0.5)
-        if FileManager.default.fileExists(atPath: RealFiles.sox) {
+        if RealFiles.available(RealFiles.sox) {
             let info = try SoxInfo(path)
             #expect(info.channels == 2 && info.sampleRate == 44_100)
             #expect(info.encoding.contains("Vorbis"))
