@@ -69,21 +69,25 @@ import Testing
     /// libsndfile reads our own WAV/AIFF/CAF files identically to our reader: an independent
     /// check of both our headers and the SF_INFO layout (frames, rate and channels land in the
     /// right fields).
-    @Test(.enabled(if: RealFiles.libsndfileAvailable), arguments: [AudioFileFormat.wav, .aiff, .caf])
-    func libsndfileReadsOurNativeFiles(format: AudioFileFormat) throws {
+    @Test(.enabled(if: RealFiles.libsndfileAvailable), arguments: [
+        (AudioFileFormat.wav, SampleFormat.int16), (.wav, .int24), (.wav, .float32),
+        (.aiff, .int16), (.aiff, .int24), (.caf, .int16), (.caf, .int24), (.caf, .float32),
+    ])
+    func libsndfileReadsOurNativeFiles(format: AudioFileFormat, sampleFormat: SampleFormat) throws {
         let library = try Libsndfile.load()
         let directory = try TemporaryDirectory()
         let path = directory.file("n.\(format.fileExtension)")
         var noise = TestNoise(state: 3)
         let data = (0..<3).map { _ in noise.samples(7_777).map { $0 * 0.5 } }
-        try writeFile(path, sampleFormat: .int24, channels: data, sampleRate: 96_000)
+        try writeFile(path, sampleFormat: sampleFormat, channels: data, sampleRate: 96_000, dither: .automatic)
         let ours = try AudioFile(contentsOf: path, decoder: .native)
         let theirs = try AudioFile(contentsOf: path, decoder: .libsndfile(library))
         #expect(theirs.sampleRate == 96_000)
         #expect(theirs.channelCount == 3)
         #expect(theirs.frameCount == 7_777)
         #expect(theirs.sourceFormat == format)
-        #expect(theirs.sourceEncoding == .signedInteger(bits: 24))
+        let encoding: SampleEncoding = sampleFormat == .float32 ? .float(bits: 32) : .signedInteger(bits: sampleFormat.bitsPerSample)
+        #expect(theirs.sourceEncoding == encoding)
         #expect(theirs.channels == ours.channels)
     }
 
