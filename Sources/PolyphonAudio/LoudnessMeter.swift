@@ -88,6 +88,7 @@ public struct LoudnessMeter: Sendable {
     /// Feeds frames from one array per channel.
     public mutating func process(planar channels: [[Float]]) {
         let frameCount = channels.first?.count ?? 0
+        precondition(channels.count == channelCount && channels.allSatisfy { $0.count == frameCount })
         for frame in 0..<frameCount {
             for channel in 0..<channelCount { accumulate(channels[channel][frame], channel: channel) }
             advanceFrame()
