@@ -229,15 +229,8 @@ enum SndfileFormat {
         case vorbis: encoding = .compressed("Vorbis")
         case opus: encoding = .compressed("Opus")
         case mpegLayerI, mpegLayerII, mpegLayerIII: encoding = .compressed("MPEG")
-        default: encoding = .compressed(String(format: subtype))
+        default: encoding = .compressed("libsndfile subtype 0x" + String(subtype, radix: 16))
         }
         return (format, encoding)
-    }
-}
-
-private extension String {
-    /// A subtype code in hex, for encodings Polyphon has no name for.
-    init(format subtype: Int32) {
-        self = "libsndfile subtype 0x" + String(subtype, radix: 16)
     }
 }
