@@ -127,6 +127,11 @@ public func makeAudioFileWriter(
             throw AudioFileError.invalidArgument(
                 path: path, reason: "WAV stores whole-number sample rates only, not \(sampleRate) Hz")
         }
+        // The byte rate field is 32 bits: enough for 1 000+ channels even at 192 kHz float.
+        guard Int64(sampleRate) * Int64(stream.bytesPerFrame) <= Int64(UInt32.max) else {
+            throw AudioFileError.invalidArgument(
+                path: path, reason: "\(channelCount) channels at \(Int(sampleRate)) Hz exceed WAV's 32-bit byte rate")
+        }
         return try NativeAudioFileWriter(
             path: path, format: format, layout: WAVLayout(stream: stream), stream: stream, dither: dither)
     case .aiff:

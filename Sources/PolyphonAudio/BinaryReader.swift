@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Bounds-checked reads of fixed-width fields from a file held in memory. Every read that would
 /// leave the bytes throws ``AudioFileError/malformed(path:chunk:offset:reason:)`` naming the chunk
 /// being read, so a parser built on it cannot trap on truncated input.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An append-only file with a fixed-size write buffer and in-place patching of bytes already
 /// written (for the size fields of a header, filled in when the length is finally known).
 ///

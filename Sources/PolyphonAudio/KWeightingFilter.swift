@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A biquad section, `y = (b0 x + b1 x₁ + b2 x₂ − a1 y₁ − a2 y₂)` with `a0` normalised to 1,
 /// run in transposed direct form II in Double so that the 38 Hz high-pass stays exact at
 /// 192 kHz.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// libsndfile, loaded at run time with `dlopen` so that Polyphon builds and runs without it and
 /// uses it only for the formats it does not write itself (FLAC, Ogg Vorbis, Opus, MP3).
 ///
@@ -55,14 +63,19 @@ public final class Libsndfile: @unchecked Sendable {
     /// - Throws: ``AudioFileError/libraryUnavailable(path:reason:)`` whose `path` is the library
     ///   tried and whose reason tells how to install it.
     public static func load(path: String? = nil) throws -> Libsndfile {
-        let candidates: [String]
-        if let path {
-            candidates = [path]
-        } else if let override = getenv(environmentVariable).map({ String(cString: $0) }), !override.isEmpty {
-            candidates = [override]
-        } else {
-            candidates = defaultCandidates
-        }
+        let override = getenv(environmentVariable).map { String(cString: $0) }
+        return try load(candidates: candidates(path: path, environmentOverride: override))
+    }
+
+    /// The names to try: an explicit path, else a non-empty override, else the defaults.
+    static func candidates(path: String?, environmentOverride: String?) -> [String] {
+        if let path { return [path] }
+        if let environmentOverride, !environmentOverride.isEmpty { return [environmentOverride] }
+        return defaultCandidates
+    }
+
+    /// Loads the first of `candidates` that opens.
+    static func load(candidates: [String]) throws -> Libsndfile {
         var firstFailure = ""
         for candidate in candidates {
             if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
@@ -73,13 +86,15 @@ public final class Libsndfile: @unchecked Sendable {
             }
         }
         throw AudioFileError.libraryUnavailable(
-            path: candidates[0], reason: "libsndfile could not be loaded (\(firstFailure)); \(installAdvice)")
+            path: candidates.first ?? "libsndfile",
+            reason: "libsndfile could not be loaded (\(firstFailure)); \(installAdvice)")
     }
 
-    /// Loads the default library, reporting a failure against the audio file that needed it.
-    static func load(forFile file: String) throws -> Libsndfile {
+    /// Loads libsndfile (as ``load(path:)`` does), reporting a failure against the audio file
+    /// that needed it.
+    static func load(forFile file: String, path: String? = nil) throws -> Libsndfile {
         do {
-            return try load()
+            return try load(path: path)
         } catch AudioFileError.libraryUnavailable(_, let reason) {
             throw AudioFileError.libraryUnavailable(path: file, reason: reason)
         }
@@ -151,6 +166,7 @@ enum SndfileFormat {
 
     static let typeWAV: Int32 = 0x01_0000
     static let typeAIFF: Int32 = 0x02_0000
+    static let typeWAVEX: Int32 = 0x13_0000
     static let typeFLAC: Int32 = 0x17_0000
     static let typeCAF: Int32 = 0x18_0000
     static let typeOgg: Int32 = 0x20_0000
@@ -193,7 +209,7 @@ enum SndfileFormat {
         let subtype = code & subtypeMask
         let format: AudioFileFormat?
         switch code & typeMask {
-        case typeWAV: format = .wav
+        case typeWAV, typeWAVEX: format = .wav
         case typeAIFF: format = .aiff
         case typeCAF: format = .caf
         case typeFLAC: format = .flac
@@ -213,15 +229,8 @@ enum SndfileFormat {
         case vorbis: encoding = .compressed("Vorbis")
         case opus: encoding = .compressed("Opus")
         case mpegLayerI, mpegLayerII, mpegLayerIII: encoding = .compressed("MPEG")
-        default: encoding = .compressed(String(format: subtype))
+        default: encoding = .compressed("libsndfile subtype 0x" + String(subtype, radix: 16))
         }
         return (format, encoding)
-    }
-}
-
-private extension String {
-    /// A subtype code in hex, for encodings Polyphon has no name for.
-    init(format subtype: Int32) {
-        self = "libsndfile subtype 0x" + String(subtype, radix: 16)
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Measures integrated loudness (ITU-R BS.1770-4 / EBU R 128, in LUFS) and sample peak of a
 /// signal fed block by block, as the renderer produces it.
 ///
@@ -80,6 +88,7 @@ public struct LoudnessMeter: Sendable {
     /// Feeds frames from one array per channel.
     public mutating func process(planar channels: [[Float]]) {
         let frameCount = channels.first?.count ?? 0
+        precondition(channels.count == channelCount && channels.allSatisfy { $0.count == frameCount })
         for frame in 0..<frameCount {
             for channel in 0..<channelCount { accumulate(channels[channel][frame], channel: channel) }
             advanceFrame()

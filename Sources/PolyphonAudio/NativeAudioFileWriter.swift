@@ -27,7 +27,8 @@ final class NativeAudioFileWriter: AudioFileWriter {
         sampleRate = stream.sampleRate
         bytesPerFrame = stream.bytesPerFrame
         encoder = SampleEncoder(
-            sampleFormat: stream.sampleFormat, bigEndian: layout.samplesAreBigEndian, dither: dither)
+            sampleFormat: stream.sampleFormat, bigEndian: layout.samplesAreBigEndian,
+            channelCount: stream.channelCount, dither: dither)
         output = try FileOutput(path: path, bufferCapacity: max(Self.bufferBytes, bytesPerFrame * 16))
         try output.append(layout.header)
     }
@@ -49,7 +50,7 @@ final class NativeAudioFileWriter: AudioFileWriter {
         let channels = channelCount
         try writeFrames(frameCount) { encoder, start, count, destination in
             encoder.encode(
-                interleaved: samples, start: start * channels, sampleCount: count * channels, to: destination)
+                interleaved: samples, channelCount: channels, start: start, frameCount: count, to: destination)
         }
     }
 

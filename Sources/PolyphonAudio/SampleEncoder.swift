@@ -4,18 +4,24 @@
 /// Integers are scaled by 2^(bits−1) (so −1.0 is the most negative code and reading divides by
 /// the same power of two, making the round trip exact) and clipped to the integer range, so
 /// +1.0 becomes the largest positive code, one LSB short of full scale. NaN becomes 0.
+///
+/// Each channel has its own dither generator (seeded from the dither seed and the channel
+/// number), so the noise does not depend on how the song is cut into blocks and the channels'
+/// noise is uncorrelated.
 struct SampleEncoder {
     let sampleFormat: SampleFormat
     let bigEndian: Bool
-    private var dither: TriangularDitherGenerator?
+    private var dither: [TriangularDitherGenerator]
 
-    init(sampleFormat: SampleFormat, bigEndian: Bool, dither: Dither) {
+    init(sampleFormat: SampleFormat, bigEndian: Bool, channelCount: Int, dither: Dither) {
         self.sampleFormat = sampleFormat
         self.bigEndian = bigEndian
         if sampleFormat == .int16, case .triangular(let seed) = dither {
-            self.dither = TriangularDitherGenerator(seed: seed)
+            self.dither = (0..<channelCount).map {
+                TriangularDitherGenerator(seed: seed &+ UInt64($0) &* 0xD1B5_4A32_D192_ED03)
+            }
         } else {
-            self.dither = nil
+            self.dither = []
         }
     }
 
@@ -25,52 +31,71 @@ struct SampleEncoder {
         planar channels: [UnsafeBufferPointer<Float>], start: Int, frameCount: Int,
         to destination: UnsafeMutableRawPointer
     ) {
-        let width = sampleFormat.bytesPerSample
-        var offset = 0
-        for frame in start..<(start + frameCount) {
-            for channel in channels {
-                store(channel[frame], at: destination + offset)
-                offset += width
-            }
+        let stride = sampleFormat.bytesPerSample * channels.count
+        for channel in 0..<channels.count {
+            encode(
+                channels[channel].baseAddress! + start, step: 1, count: frameCount, channel: channel,
+                to: destination + channel * sampleFormat.bytesPerSample, stride: stride)
         }
     }
 
-    /// Encodes `sampleCount` consecutive samples (already interleaved) starting at `start`.
+    /// Encodes `frameCount` frames of interleaved samples starting at frame `start`.
     mutating func encode(
-        interleaved samples: UnsafeBufferPointer<Float>, start: Int, sampleCount: Int,
+        interleaved samples: UnsafeBufferPointer<Float>, channelCount: Int, start: Int, frameCount: Int,
         to destination: UnsafeMutableRawPointer
     ) {
-        let width = sampleFormat.bytesPerSample
-        var offset = 0
-        for index in start..<(start + sampleCount) {
-            store(samples[index], at: destination + offset)
-            offset += width
+        let stride = sampleFormat.bytesPerSample * channelCount
+        for channel in 0..<channelCount {
+            encode(
+                samples.baseAddress! + start * channelCount + channel, step: channelCount, count: frameCount,
+                channel: channel, to: destination + channel * sampleFormat.bytesPerSample, stride: stride)
         }
     }
 
-    @inline(__always)
-    private mutating func store(_ sample: Float, at pointer: UnsafeMutableRawPointer) {
+    /// Encodes `count` samples of one channel read every `step` floats from `source`, written
+    /// every `stride` bytes from `destination`. One loop per format keeps the inner loop free of
+    /// branches on the format.
+    private mutating func encode(
+        _ source: UnsafePointer<Float>, step: Int, count: Int, channel: Int,
+        to destination: UnsafeMutableRawPointer, stride: Int
+    ) {
+        var input = source
+        var output = destination
+        let swap = bigEndian
         switch sampleFormat {
-        case .int16:
-            var value = sample.isNaN ? 0 : sample * 32768
-            if dither != nil { value += dither!.next() }
-            let code = Int16(value.rounded().clamped(to: -32768...32767))
-            let bits = UInt16(bitPattern: code)
-            pointer.storeBytes(of: bigEndian ? bits.bigEndian : bits.littleEndian, as: UInt16.self)
-        case .int24:
-            // Double keeps all 24 bits of the product exact before rounding.
-            let value = sample.isNaN ? 0 : Double(sample) * 8_388_608
-            let code = Int32(value.rounded().clamped(to: -8_388_608...8_388_607))
-            let bits = UInt32(bitPattern: code)
-            let low = UInt8(truncatingIfNeeded: bits)
-            let middle = UInt8(truncatingIfNeeded: bits >> 8)
-            let high = UInt8(truncatingIfNeeded: bits >> 16)
-            pointer.storeBytes(of: bigEndian ? high : low, as: UInt8.self)
-            pointer.storeBytes(of: middle, toByteOffset: 1, as: UInt8.self)
-            pointer.storeBytes(of: bigEndian ? low : high, toByteOffset: 2, as: UInt8.self)
         case .float32:
-            let bits = sample.bitPattern
-            pointer.storeBytes(of: bigEndian ? bits.bigEndian : bits.littleEndian, as: UInt32.self)
+            for _ in 0..<count {
+                let bits = input.pointee.bitPattern
+                output.storeBytes(of: swap ? bits.bigEndian : bits.littleEndian, as: UInt32.self)
+                input += step
+                output += stride
+            }
+        case .int16:
+            let dithered = !dither.isEmpty
+            for _ in 0..<count {
+                let sample = input.pointee
+                var value = sample.isNaN ? 0 : sample * 32768
+                if dithered { value += dither[channel].next() }
+                let code = UInt16(bitPattern: Int16(value.rounded().clamped(to: -32768...32767)))
+                output.storeBytes(of: swap ? code.bigEndian : code.littleEndian, as: UInt16.self)
+                input += step
+                output += stride
+            }
+        case .int24:
+            for _ in 0..<count {
+                let sample = input.pointee
+                // Double keeps all 24 bits of the product exact before rounding.
+                let value = sample.isNaN ? 0 : Double(sample) * 8_388_608
+                let bits = UInt32(bitPattern: Int32(value.rounded().clamped(to: -8_388_608...8_388_607)))
+                let low = UInt8(truncatingIfNeeded: bits)
+                let middle = UInt8(truncatingIfNeeded: bits >> 8)
+                let high = UInt8(truncatingIfNeeded: bits >> 16)
+                output.storeBytes(of: swap ? high : low, as: UInt8.self)
+                output.storeBytes(of: middle, toByteOffset: 1, as: UInt8.self)
+                output.storeBytes(of: swap ? low : high, toByteOffset: 2, as: UInt8.self)
+                input += step
+                output += stride
+            }
         }
     }
 }

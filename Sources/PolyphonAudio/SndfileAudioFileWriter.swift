@@ -14,7 +14,10 @@ final class SndfileAudioFileWriter: AudioFileWriter {
     private let library: Libsndfile
     private var file: OpaquePointer?
     private let interleaved: UnsafeMutableBufferPointer<Float>
-    private var dither: TriangularDitherGenerator?
+    private var dither: [TriangularDitherGenerator] = []
+
+    /// The only sample rates the Opus encoder takes.
+    static let opusSampleRates: Set<Double> = [8_000, 12_000, 16_000, 24_000, 48_000]
 
     /// Frames converted per `sf_writef_float` call.
     static let blockFrames = 4096
@@ -30,6 +33,12 @@ final class SndfileAudioFileWriter: AudioFileWriter {
             throw AudioFileError.invalidArgument(
                 path: path, reason: "libsndfile takes whole-number sample rates only, not \(stream.sampleRate) Hz")
         }
+        // libsndfile's format check passes Opus at any rate but sf_open then fails with a vague
+        // message, so the encoder's fixed rates are checked here.
+        guard format != .opus || Self.opusSampleRates.contains(stream.sampleRate) else {
+            throw AudioFileError.unsupported(
+                path: path, reason: "Opus cannot be written at \(Int(stream.sampleRate)) Hz (Opus takes 8, 12, 16, 24 or 48 kHz)")
+        }
         guard library.sfFormatCheck(&info) != 0 else {
             throw AudioFileError.unsupported(path: path, reason: Self.formatRefusal(format, stream: stream, library: library))
         }
@@ -44,7 +53,9 @@ final class SndfileAudioFileWriter: AudioFileWriter {
         sampleRate = stream.sampleRate
         interleaved = .allocate(capacity: Self.blockFrames * stream.channelCount)
         if stream.sampleFormat == .int16, format == .flac, case .triangular(let seed) = dither {
-            self.dither = TriangularDitherGenerator(seed: seed)
+            self.dither = (0..<stream.channelCount).map {
+                TriangularDitherGenerator(seed: seed &+ UInt64($0) &* 0xD1B5_4A32_D192_ED03)
+            }
         }
         if stream.sampleFormat.isInteger {
             _ = library.sfCommand(file, SndfileFormat.commandSetClipping, nil, 1)
@@ -97,9 +108,9 @@ final class SndfileAudioFileWriter: AudioFileWriter {
         while done < frameCount {
             let count = min(Self.blockFrames, frameCount - done)
             fill(done, count, interleaved)
-            if dither != nil {
+            if !dither.isEmpty {
                 for index in 0..<(count * channelCount) {
-                    interleaved[index] += dither!.next() * (1.0 / 32768)
+                    interleaved[index] += dither[index % channelCount].next() * (1.0 / 32768)
                 }
             }
             let written = library.sfWritefFloat(file, interleaved.baseAddress!, Int64(count))

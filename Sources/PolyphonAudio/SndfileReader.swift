@@ -14,8 +14,9 @@ enum SndfileReader {
                 path: path, reason: "reported \(channelCount) channels at \(info.sampleRate) Hz")
         }
         var channels = [[Float]](repeating: [], count: channelCount)
-        // The frame count is a hint only (some codecs estimate it), so reserve at most an hour.
-        let hint = Int(max(0, min(info.frames, Int64(info.sampleRate) * 3600)))
+        // The frame count is a hint only (some codecs estimate it, a damaged header can claim
+        // anything), so reserve at most 16 M samples in all; the arrays grow past that if needed.
+        let hint = Int(max(0, min(info.frames, Int64((1 << 24) / channelCount))))
         for index in 0..<channelCount { channels[index].reserveCapacity(hint) }
         var block = [Float](repeating: 0, count: blockFrames * channelCount)
         while true {

@@ -219,3 +219,40 @@ import Testing
         #expect(abs(dot / norm - 1) < 0.1)
     }
 }
+
+/// The size limits of the containers, checked with a layout whose limit is tiny (writing 4 GiB
+/// in a test would take too long).
+@Suite struct ContainerLimitTests {
+    struct TinyLayout: ContainerLayout {
+        var inner: WAVLayout
+        var samplesAreBigEndian: Bool { inner.samplesAreBigEndian }
+        var header: [UInt8] { inner.header }
+        var maximumDataByteCount: Int64 { 100 }
+        var padsOddDataChunk: Bool { true }
+        func sizePatches(dataByteCount: Int64, frameCount: Int64, fileLength: Int64) -> [(offset: Int64, bytes: [UInt8])] {
+            inner.sizePatches(dataByteCount: dataByteCount, frameCount: frameCount, fileLength: fileLength)
+        }
+    }
+
+    @Test func writingPastTheLimitThrowsAndKeepsTheFileValid() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("limit.wav")
+        let stream = StreamDescription(sampleFormat: .int16, channelCount: 2, sampleRate: 8000)
+        let writer = try NativeAudioFileWriter(
+            path: path, format: .wav, layout: TinyLayout(inner: WAVLayout(stream: stream)), stream: stream, dither: .none)
+        try writer.write(planar: [[Float]](repeating: [Float](repeating: 0.5, count: 25), count: 2))  // 100 bytes
+        #expect(throws: AudioFileError.self) { try writer.write(planar: [[0.5], [0.5]]) }
+        #expect(writer.framesWritten == 25)
+        try writer.close()
+        #expect(try AudioFile(contentsOf: path).frameCount == 25)
+    }
+
+    @Test func realLimitsFitTheSizeFields() {
+        let stream = StreamDescription(sampleFormat: .int16, channelCount: 2, sampleRate: 44_100)
+        let wav = WAVLayout(stream: stream)
+        // RIFF size = header − 8 + data + pad must fit in 32 bits.
+        #expect(Int64(wav.header.count) - 8 + wav.maximumDataByteCount + 1 == Int64(UInt32.max))
+        let aiff = AIFFLayout(stream: stream)
+        #expect(Int64(aiff.header.count) - 8 + aiff.maximumDataByteCount + 1 == Int64(Int32.max))
+    }
+}

@@ -31,6 +31,12 @@ final class TemporaryDirectory {
 
 /// Runs a program and returns its standard output, trimmed; throws if it exits non-zero.
 func run(_ executable: String, _ arguments: [String]) throws -> String {
+    String(decoding: try runForData(executable, arguments), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Runs a program and returns its standard output as bytes; throws if it exits non-zero.
+func runForData(_ executable: String, _ arguments: [String]) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -42,13 +48,12 @@ func run(_ executable: String, _ arguments: [String]) throws -> String {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard process.terminationStatus == 0 else {
         struct ToolFailed: Error, CustomStringConvertible { var description: String }
         throw ToolFailed(description: "\(executable) \(arguments) exited \(process.terminationStatus): "
             + String(decoding: errorData, as: UTF8.self))
     }
-    return text
+    return data
 }
 
 /// What `sox --i` reports about a file: an independent reader of the header.

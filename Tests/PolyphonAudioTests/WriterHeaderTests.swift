@@ -147,6 +147,12 @@ import Testing
             try makeAudioFileWriter(path: path, channelCount: 2, sampleRate: 4000)
         }
         #expect(throws: AudioFileError.self) { try makeAudioFileWriter(path: path, channelCount: 0, sampleRate: 44_100) }
+        #expect(throws: AudioFileError.invalidArgument(path: path, reason: "16000 channels at 192000 Hz exceed WAV's 32-bit byte rate")) {
+            try makeAudioFileWriter(path: path, sampleFormat: .float32, channelCount: 16_000, sampleRate: 192_000)
+        }
+        #expect(throws: AudioFileError.self) {
+            try makeAudioFileWriter(path: path, sampleFormat: .float32, channelCount: 20_000, sampleRate: 44_100)
+        }
         #expect(throws: AudioFileError.self) { try makeAudioFileWriter(path: directory.file("x.xyz"), channelCount: 2, sampleRate: 44_100) }
         #expect(throws: AudioFileError.self) {
             try makeAudioFileWriter(path: directory.file("f.aiff"), sampleFormat: .float32, channelCount: 2, sampleRate: 44_100)

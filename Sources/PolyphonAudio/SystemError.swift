@@ -1,11 +1,11 @@
-// The C library of the platform, for POSIX files and dlopen. Foundation is not needed for either,
-// and importing the C module directly keeps this module usable where Foundation is trimmed.
+// The C library of the platform, for POSIX files, dlopen and maths. The module imports it
+// file by file rather than Foundation, which it does not need.
 #if canImport(Glibc)
-@_exported import Glibc
+import Glibc
 #elseif canImport(Musl)
-@_exported import Musl
+import Musl
 #elseif canImport(Darwin)
-@_exported import Darwin
+import Darwin
 #endif
 
 /// The text of the C library's current `errno`, for error messages.
