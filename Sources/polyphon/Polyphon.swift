@@ -1,9 +1,57 @@
 import ArgumentParser
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+import PolyphonSoundFont
+import PolyphonSynth
 
 @main
 struct Polyphon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "polyphon",
         abstract: "SoundFont synthesizer, MIDI toolkit and renderer.",
-        subcommands: [])
+        discussion: """
+            Renders MIDI files to audio far faster than real time, inspects SoundFonts and MIDI \
+            files, and rewrites MIDI files losslessly. Every command says which bank it used.
+            """,
+        subcommands: [RenderCommand.self, InfoCommand.self, ConvertCommand.self])
+
+    /// Bad input ends with exit code 1 and one line naming the file, the place and the reason —
+    /// never a stack trace.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            fail(error.description)
+        } catch let error as MIDIFileError {
+            fail(error.description)
+        } catch let error as SoundFontError {
+            fail(error.description)
+        } catch let error as AudioFileError {
+            fail(error.description)
+        } catch let error as SynthesizerError {
+            fail(error.description)
+        } catch let error as ConvertError {
+            fail(error.description)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("polyphon: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// A one-line error for the user.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+/// Writes a line to standard error (status, "using bank …").
+func note(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

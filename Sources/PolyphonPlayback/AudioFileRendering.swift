@@ -1,0 +1,111 @@
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+
+/// Target level for peak normalisation.
+public struct PeakNormalization: Sendable, Hashable {
+    /// Peak level to reach, in dBFS (≤ 0).
+    public var targetDecibels: Double
+
+    public init(targetDecibels: Double = -1) { self.targetDecibels = targetDecibels }
+
+    /// Parses `peak` or `peak=-1`, `peak=-1dBFS`, `peak=-0.3dB`.
+    public init?(argument: String) {
+        let a = argument.lowercased()
+        guard a.hasPrefix("peak") else { return nil }
+        var rest = a.dropFirst(4)
+        if rest.isEmpty { self.init(); return }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst()
+        for suffix in ["dbfs", "db"] where rest.hasSuffix(suffix) { rest = rest.dropLast(suffix.count) }
+        guard let v = Double(rest), v <= 0, v > -200 else { return nil }
+        self.init(targetDecibels: v)
+    }
+}
+
+/// Where and how a render is written.
+public struct AudioFileTarget: Sendable {
+    public var path: String
+    public var format: AudioFileFormat
+    public var sampleFormat: SampleFormat
+    public var normalization: PeakNormalization?
+
+    public init(path: String, format: AudioFileFormat, sampleFormat: SampleFormat,
+                normalization: PeakNormalization? = nil) {
+        self.path = path
+        self.format = format
+        self.sampleFormat = sampleFormat
+        self.normalization = normalization
+    }
+}
+
+/// The figures of a file render: the render summary plus integrated loudness of what was written.
+public struct FileRenderSummary: Sendable {
+    public var render: RenderSummary
+    /// Integrated loudness (ITU-R BS.1770) of the written audio, LUFS.
+    public var loudness: Double
+    /// Peak of the written audio (after normalisation), dBFS.
+    public var peakDecibels: Double
+    /// Gain applied by normalisation, dB (0 without).
+    public var normalizationGain: Double
+}
+
+extension OfflineRenderer {
+    /// Renders a MIDI file into an audio file. Memory stays flat with song length: blocks stream
+    /// to the writer. Peak normalisation renders once into a temporary float file, then streams
+    /// it scaled into the target — never rendering twice.
+    public func render(_ file: MIDIFile, to target: AudioFileTarget,
+                       progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
+        let rate = options.sampleRate
+        var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
+        if let normalization = target.normalization {
+            let tempPath = NSTemporaryDirectory() + "polyphon-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).raw"
+            guard let temp = fopen(tempPath, "w+b") else {
+                throw AudioFileError.cannotOpen(path: tempPath, reason: String(cString: strerror(errno)))
+            }
+            defer { fclose(temp); unlink(tempPath) }
+            let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: 2 * max(64, options.blockSize))
+            defer { interleaved.deallocate() }
+            let summary = try render(file, into: { l, r, n in
+                for i in 0..<n { interleaved[2 * i] = l[i]; interleaved[2 * i + 1] = r[i] }
+                if fwrite(interleaved, MemoryLayout<Float>.size * 2, n, temp) != n {
+                    throw AudioFileError.ioFailure(path: tempPath, reason: String(cString: strerror(errno)))
+                }
+            }, progress: progress)
+            let gainDB = summary.peak > 0 ? normalization.targetDecibels - summary.peakDecibels : 0
+            let gain = Float(pow(10, gainDB / 20))
+            let writer = try makeAudioFileWriter(path: target.path, format: target.format,
+                                                 sampleFormat: target.sampleFormat, channelCount: 2, sampleRate: rate)
+            rewind(temp)
+            let block = 4096
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
+            defer { buffer.deallocate() }
+            var peak: Float = 0
+            while true {
+                let n = fread(buffer, MemoryLayout<Float>.size * 2, block, temp)
+                if n == 0 { break }
+                for i in 0..<(2 * n) {
+                    buffer[i] *= gain
+                    peak = max(peak, abs(buffer[i]))
+                }
+                let chunk = UnsafeBufferPointer(start: buffer, count: 2 * n)
+                meter.process(interleaved: chunk, frameCount: n)
+                try writer.write(interleaved: chunk, frameCount: n)
+            }
+            try writer.close()
+            return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
+                                     peakDecibels: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
+                                     normalizationGain: gainDB)
+        }
+        let writer = try makeAudioFileWriter(path: target.path, format: target.format,
+                                             sampleFormat: target.sampleFormat, channelCount: 2, sampleRate: rate)
+        let summary = try render(file, into: { l, r, n in
+            let channels = [UnsafeBufferPointer(start: l, count: n), UnsafeBufferPointer(start: r, count: n)]
+            meter.process(planar: channels, frameCount: n)
+            try writer.write(planar: channels, frameCount: n)
+        }, progress: progress)
+        try writer.close()
+        return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
+                                 peakDecibels: summary.peakDecibels, normalizationGain: 0)
+    }
+}

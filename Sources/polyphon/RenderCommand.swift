@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+import PolyphonPlayback
+import PolyphonSoundFont
+import PolyphonSynth
+
+/// `polyphon render IN.mid …`: bounce MIDI to an audio file far faster than real time.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render MIDI files to WAV, AIFF, CAF, FLAC, Ogg, Opus or MP3.",
+        discussion: """
+            Events land on their exact sample; after the last event rendering continues until \
+            every voice has died away (at most --max-tail seconds). One summary line per file: \
+            duration, peak, loudness, voices, speed.
+            """)
+
+    @Argument(help: "MIDI files to render.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "Output file (one input only). Default: the input with the format's extension.")
+    var output: String?
+
+    @OptionGroup var bank: BankOption
+
+    @Option(help: "Sample rate in Hz (8000–192000).")
+    var rate: Double = 44100
+
+    @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3. Default: from the output's extension, else wav.")
+    var format: String?
+
+    @Option(help: "Sample format: 16, 24 or 32f (float). Lossy formats ignore it.")
+    var bits: String = "16"
+
+    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
+    var gain: Float = 0.2
+
+    @Option(help: "Peak-normalise: peak (−1 dBFS) or peak=-0.3dBFS.")
+    var normalize: String?
+
+    @Option(help: "Interpolation: linear, cubic or sinc.")
+    var interpolation: String = "cubic"
+
+    @Flag(help: "Turn the reverb off.")
+    var noReverb = false
+
+    @Flag(help: "Turn the chorus off.")
+    var noChorus = false
+
+    @Option(help: "Longest tail after the last event, in seconds.")
+    var maxTail: Double = 10
+
+    @Option(help: "Silence before the first event, in seconds.")
+    var leadIn: Double = 0
+
+    @Flag(help: "Drop silence before the first sound.")
+    var trim = false
+
+    @Flag(help: "Stop at the last event instead of letting notes ring out.")
+    var endAtLastEvent = false
+
+    @Flag(name: .shortAndLong, help: "No progress bar.")
+    var quiet = false
+
+    func validate() throws {
+        if output != nil && inputs.count > 1 { throw ValidationError("-o/--output takes one input only") }
+        if !(8000...192_000).contains(rate) { throw ValidationError("--rate must be 8000–192000") }
+        if Interpolation(rawValue: interpolation) == nil {
+            throw ValidationError("--interpolation must be linear, cubic or sinc")
+        }
+        if sampleFormat == nil { throw ValidationError("--bits must be 16, 24 or 32f") }
+        if let normalize, PeakNormalization(argument: normalize) == nil {
+            throw ValidationError("--normalize takes peak or peak=-1dBFS")
+        }
+        if let format, AudioFileFormat(rawValue: format.lowercased()) == nil {
+            throw ValidationError("--format must be one of wav, aiff, caf, flac, ogg, opus, mp3")
+        }
+        if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
+        if maxTail < 0 || leadIn < 0 { throw ValidationError("--max-tail and --lead-in must be ≥ 0") }
+    }
+
+    var sampleFormat: SampleFormat? {
+        switch bits.lowercased() {
+        case "16": return .int16
+        case "24": return .int24
+        case "32f", "32", "float": return .float32
+        default: return nil
+        }
+    }
+
+    func run() throws {
+        let (soundBank, _) = try bank.load(quiet: false)
+        var options = RenderOptions()
+        options.sampleRate = rate
+        options.synthesizer.gain = gain
+        options.synthesizer.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
+        options.synthesizer.reverbEnabled = !noReverb
+        options.synthesizer.chorusEnabled = !noChorus
+        options.maxTail = maxTail
+        options.leadIn = leadIn
+        options.trimLeadingSilence = trim
+        options.endAtLastEvent = endAtLastEvent
+        let renderer = OfflineRenderer(soundBank: soundBank, options: options)
+        let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+
+        for input in inputs {
+            let midi = try MIDIFile(contentsOfFile: input)
+            let (path, fileFormat) = try destination(for: input)
+            let target = AudioFileTarget(path: path, format: fileFormat, sampleFormat: sampleFormat ?? .int16,
+                                         normalization: normalize.flatMap(PeakNormalization.init(argument:)))
+            let summary = try renderer.render(midi, to: target, progress: showProgress ? { p in
+                let width = 30
+                let filled = Int(p.fraction * Double(width))
+                let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+                FileHandle.standardError.write(Data(String(format: "\r%@ %3.0f%% %6.0f× ", bar, p.fraction * 100, p.speed).utf8))
+            } : nil)
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            let r = summary.render
+            print(String(format: "%@: %.2f s, peak %.1f dBFS, %.1f LUFS, max %d voices, %.0f× real time%@",
+                         path, r.duration, summary.peakDecibels, summary.loudness, r.maxVoices, r.speed,
+                         summary.normalizationGain != 0 ? String(format: ", normalised %+.1f dB", summary.normalizationGain) : ""))
+        }
+    }
+
+    /// Output path and format: -o wins; else the input's name with the format's extension.
+    func destination(for input: String) throws -> (String, AudioFileFormat) {
+        let explicit = format.flatMap { AudioFileFormat(rawValue: $0.lowercased()) }
+        if let output {
+            guard let f = explicit ?? AudioFileFormat(path: output) else {
+                throw CLIError("\(output): cannot tell the audio format from the extension; use --format")
+            }
+            return (output, f)
+        }
+        let f = explicit ?? .wav
+        let base = (input as NSString).deletingPathExtension
+        return (base + "." + f.fileExtension, f)
+    }
+}
