@@ -209,8 +209,8 @@ public final class Reverb {
             modulationCountdown -= end - frame
             let eta = allpassCoefficient, delay = readDelay
             for n in frame..<end {
-                let x = input[n].sanitizedSend
-                let xn = ((b1 * x - b2 * tone) * inputGain).flushedToZero
+                let x = input[n].effectSanitized
+                let xn = ((b1 * x - b2 * tone) * inputGain).effectFlushed
                 tone = x
                 var x0 = SIMD8<Float>(), x1 = SIMD8<Float>()
                 for i in 0..<8 {
@@ -219,8 +219,8 @@ public final class Reverb {
                     x0[i] = lines[base &+ r]
                     x1[i] = lines[base &+ ((r &- 1) & mask)]
                 }
-                ap = (eta * (x0 - ap) + x1).flushedToZero
-                lp = (b0 * ap + a1 * lp).flushedToZero
+                ap = (eta * (x0 - ap) + x1).effectFlushed
+                lp = (b0 * ap + a1 * lp).effectFlushed
                 let feed = lp.sum() * -0.25 + xn
                 // Rotated Householder feedback: line i−1 takes line i's output.
                 for i in 0..<8 {
