@@ -153,7 +153,10 @@ public final class Reverb {
             // Jot's absorbent filter: DC gain g decays by 60 dB in dcTime; the pole makes the
             // Nyquist decay time α·dcTime.
             let g = pow(10, -3 * lengths[i] * period / dcTime)
-            let a = 0.25 * log(g) * (1 - 1 / alphaSquared)
+            // At damping 1 the formula puts the longest line's pole at exactly 1, where a
+            // rounding error would make it an integrator that never lets the tail reach zero
+            // (or grows); 0.999 keeps it a 23 ms leak whose gain g·(1 − a) is inaudible anyway.
+            let a = min(0.25 * log(g) * (1 - 1 / alphaSquared), 0.999)
             lowpassB0[i] = Float(g * (1 - a))
             lowpassA1[i] = Float(a)
         }

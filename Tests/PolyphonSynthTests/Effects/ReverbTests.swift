@@ -86,8 +86,11 @@ import Testing
         }
     }
 
-    @Test func silenceDecaysToExactZeroWithoutDenormals() {
-        let reverb = Reverb(sampleRate: rate)
+    /// Damping 1 puts the longest line's absorbent pole at 1 (a pure integrator) in
+    /// FluidSynth's formula: the guard must still bring that line to exact zero.
+    @Test(arguments: [ReverbSettings(), ReverbSettings(damping: 1), ReverbSettings(roomSize: 0, damping: 0.8)])
+    func silenceDecaysToExactZeroWithoutDenormals(_ settings: ReverbSettings) {
+        let reverb = Reverb(sampleRate: rate, settings: settings)
         let loud = EffectTestSignals.noise(Int(rate), amplitude: 1)
         let frames = Int(14 * rate)
         let out = SignalAnalysis.render(reverb, input: loud, frames: frames)
