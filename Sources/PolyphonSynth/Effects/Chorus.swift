@@ -24,9 +24,9 @@ public final class Chorus {
     public let sampleRate: Double
 
     /// The parameters; changes take effect at the next call to `process`. The LFO phase runs on,
-    /// so a speed change does not jump.
+    /// so a speed change does not jump. Assigning an unchanged value costs nothing.
     public var settings: ChorusSettings {
-        didSet { updateCoefficients() }
+        didSet { if settings != oldValue { updateCoefficients() } }
     }
 
     /// FluidSynth's chorus width (fixed there, `synth.chorus` has no width setting in 2.3).

@@ -25,10 +25,11 @@ public final class Reverb {
     /// The sample rate the reverb was built for, in Hz.
     public let sampleRate: Double
 
-    /// The parameters; changes take effect at the next call to `process`, without a click in
-    /// the tail (the delay lines keep their contents).
+    /// The parameters; changes take effect at the next call to `process` and the tail rings on
+    /// (the delay lines keep their contents). Assigning an unchanged value costs nothing, so an
+    /// engine may set it every block.
     public var settings: ReverbSettings {
-        didSet { updateCoefficients() }
+        didSet { if settings != oldValue { updateCoefficients() } }
     }
 
     // MARK: Constants measured on FluidSynth 2.3.1 at 44.1 kHz
