@@ -132,6 +132,18 @@ import Testing
         }
     }
 
+    /// A new room size applies to the tail already in the lines: it rings on at the new decay.
+    @Test func settingsChangeBetweenBlocksReshapesTheRunningTail() {
+        let reverb = Reverb(sampleRate: rate)
+        _ = SignalAnalysis.render(reverb, input: EffectTestSignals.noise(Int(0.5 * rate)), frames: Int(0.5 * rate))
+        reverb.settings.roomSize = 0.8
+        let tail = SignalAnalysis.render(reverb, input: [], frames: Int(6 * rate))
+        #expect(tail.left.allSatisfy(\.isFinite) && tail.right.allSatisfy(\.isFinite))
+        let rt = SignalAnalysis.rt60(energy: SignalAnalysis.stereoEnergy(tail), sampleRate: rate)
+        let expected = rt60(ReverbSettings(roomSize: 0.8), seconds: 12)
+        #expect(abs(rt / expected - 1) < 0.1, "tail RT60 \(rt) s after the change, room 0.8 gives \(expected) s")
+    }
+
     @Test func resetClearsTheTail() {
         let reverb = Reverb(sampleRate: rate)
         _ = SignalAnalysis.render(reverb, input: EffectTestSignals.noise(10000), frames: 10000)
