@@ -11,7 +11,8 @@ Usage:
   fxprobe.py reverb [--room R] [--damp D] [--width W] [--level L] [--seconds S]
   fxprobe.py chorus [--nr N] [--level L] [--speed HZ] [--depth MS]   (2.3 has no waveform setting)
   fxprobe.py table            # the comparison grid used in the report
-Add --json for machine-readable output, --dump PREFIX to write the effect input/output as
+Add --noise SECONDS to play white noise instead of the click (level measurements), --json for
+machine-readable output, --dump PREFIX to write the effect input/output as
 raw float32 (for listening or further analysis).
 """
 import argparse, json, os, shutil, struct, subprocess, sys, tempfile

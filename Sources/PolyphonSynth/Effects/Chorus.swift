@@ -24,9 +24,9 @@ public final class Chorus {
     public let sampleRate: Double
 
     /// The parameters; changes take effect at the next call to `process`. The LFO phase runs on,
-    /// so a speed change does not jump.
+    /// so a speed change does not jump. Assigning an unchanged value costs nothing.
     public var settings: ChorusSettings {
-        didSet { updateCoefficients() }
+        didSet { if settings != oldValue { updateCoefficients() } }
     }
 
     /// FluidSynth's chorus width (fixed there, `synth.chorus` has no width setting in 2.3).
@@ -139,18 +139,16 @@ public final class Chorus {
         wet2 = Float(wet * ((1 - Self.width) / 2))
     }
 
-    /// The LFO value of one voice, −1…1, sine or triangle, i/N of a cycle ahead of voice 0.
+    /// The LFO value of one voice, −1…1: sine from the phasor (cos, sin) of voice 0 rotated by
+    /// the voice's offset, or triangle from the phase in cycles; voice i is i/N of a cycle ahead.
     @inline(__always)
-    private func wave(voice i: Int, shape: ChorusSettings.Waveform, cos c: Double, sin s: Double) -> Double {
-        switch shape {
-        case .sine:
-            return s * voiceCos[i] + c * voiceSin[i]
-        case .triangle:
-            var p = phase + voiceOffset[i]
-            if p >= 1 { p -= 1 }
-            // 0 → 0, ¼ → 1, ¾ → −1: the same zero crossings as the sine.
-            return p < 0.25 ? 4 * p : (p < 0.75 ? 2 - 4 * p : 4 * p - 4)
-        }
+    private static func wave(isSine: Bool, cos c: Double, sin s: Double, phase: Double,
+                             offsetCos: Double, offsetSin: Double, offset: Double) -> Double {
+        if isSine { return s * offsetCos + c * offsetSin }
+        var p = phase + offset
+        if p >= 1 { p -= 1 }
+        // 0 → 0, ¼ → 1, ¾ → −1: the same zero crossings as the sine.
+        return p < 0.25 ? 4 * p : (p < 0.75 ? 2 - 4 * p : 4 * p - 4)
     }
 
     /// Runs `frameCount` samples of the mono send bus `input` through the chorus and *adds* the
@@ -161,27 +159,32 @@ public final class Chorus {
         guard frameCount > 0 else { return }
         let buffer = self.buffer, mask = bufferMask, count = voiceCount
         let gainsLeft = voiceLeft, gainsRight = voiceRight, states = voiceState
+        let offsetCos = voiceCos, offsetSin = voiceSin, offsets = voiceOffset
         let wet1 = self.wet1, wet2 = self.wet2, centre = self.centre, amplitude = self.amplitude
-        let shape = settings.waveform
+        let isSine = settings.waveform == .sine
+        let stepCos = self.stepCos, stepSin = self.stepSin, phaseStep = self.phaseStep
+        var phase = self.phase, c = phasorCos, s = phasorSin, resync = resyncCountdown
         var w = writeIndex
         for n in 0..<frameCount {
-            if resyncCountdown == 0 {
-                phasorCos = cos(2 * Double.pi * phase)
-                phasorSin = sin(2 * Double.pi * phase)
-                resyncCountdown = Self.phasorResyncInterval
+            if resync == 0 {
+                c = cos(2 * Double.pi * phase)
+                s = sin(2 * Double.pi * phase)
+                resync = Self.phasorResyncInterval
             }
-            resyncCountdown -= 1
-            buffer[w] = input[n].sanitizedSend
+            resync -= 1
+            buffer[w] = input[n].effectSanitized
             var sumLeft: Float = 0, sumRight: Float = 0
             for i in 0..<count {
-                let delay = centre - amplitude * wave(voice: i, shape: shape, cos: phasorCos, sin: phasorSin)
+                let lfo = Self.wave(isSine: isSine, cos: c, sin: s, phase: phase,
+                                    offsetCos: offsetCos[i], offsetSin: offsetSin[i], offset: offsets[i])
+                let delay = centre - amplitude * lfo
                 // delay = whole + fraction with fraction in 0.5…1.5, where the all-pass
                 // (η + z⁻¹)/(1 + η·z⁻¹) has its pole well away from z = −1.
                 let whole = Int(delay - 0.5)
-                let fraction = delay - Double(whole)
-                let eta = Float((1 - fraction) / (1 + fraction))
+                let fraction = Float(delay - Double(whole))
+                let eta = (1 - fraction) / (1 + fraction)
                 let x0 = buffer[(w &- whole) & mask], x1 = buffer[(w &- whole &- 1) & mask]
-                let y = (eta * (x0 - states[i]) + x1).flushedToZero
+                let y = (eta * (x0 - states[i]) + x1).effectFlushed
                 states[i] = y
                 sumLeft += gainsLeft[i] * y
                 sumRight += gainsRight[i] * y
@@ -192,10 +195,14 @@ public final class Chorus {
             // Advance the LFO: exact phase in cycles, phasor by rotation.
             phase += phaseStep
             if phase >= 1 { phase -= 1 }
-            let c = phasorCos * stepCos - phasorSin * stepSin
-            phasorSin = phasorSin * stepCos + phasorCos * stepSin
-            phasorCos = c
+            let rotated = c * stepCos - s * stepSin
+            s = s * stepCos + c * stepSin
+            c = rotated
         }
         writeIndex = w
+        self.phase = phase
+        phasorCos = c
+        phasorSin = s
+        resyncCountdown = resync
     }
 }

@@ -42,9 +42,9 @@ public struct ChorusSettings: Sendable, Hashable {
     var clamped: ChorusSettings {
         ChorusSettings(
             voiceCount: Swift.min(Swift.max(voiceCount, 0), Self.maximumVoiceCount),
-            level: level.clamped(to: 0...10, default: 2.0),
-            speed: speed.clamped(to: 0.1...5, default: 0.3),
-            depth: depth.clamped(to: 0...Self.maximumDepth, default: 8.0),
+            level: level.effectClamped(to: 0...10, default: 2.0),
+            speed: speed.effectClamped(to: 0.1...5, default: 0.3),
+            depth: depth.effectClamped(to: 0...Self.maximumDepth, default: 8.0),
             waveform: waveform)
     }
 

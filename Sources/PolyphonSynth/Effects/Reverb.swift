@@ -25,10 +25,11 @@ public final class Reverb {
     /// The sample rate the reverb was built for, in Hz.
     public let sampleRate: Double
 
-    /// The parameters; changes take effect at the next call to `process`, without a click in
-    /// the tail (the delay lines keep their contents).
+    /// The parameters; changes take effect at the next call to `process` and the tail rings on
+    /// (the delay lines keep their contents). Assigning an unchanged value costs nothing, so an
+    /// engine may set it every block.
     public var settings: ReverbSettings {
-        didSet { updateCoefficients() }
+        didSet { if settings != oldValue { updateCoefficients() } }
     }
 
     // MARK: Constants measured on FluidSynth 2.3.1 at 44.1 kHz
@@ -153,7 +154,10 @@ public final class Reverb {
             // Jot's absorbent filter: DC gain g decays by 60 dB in dcTime; the pole makes the
             // Nyquist decay time α·dcTime.
             let g = pow(10, -3 * lengths[i] * period / dcTime)
-            let a = 0.25 * log(g) * (1 - 1 / alphaSquared)
+            // At damping 1 the formula puts the longest line's pole at exactly 1, where a
+            // rounding error would make it an integrator that never lets the tail reach zero
+            // (or grows); 0.999 keeps it a 23 ms leak whose gain g·(1 − a) is inaudible anyway.
+            let a = min(0.25 * log(g) * (1 - 1 / alphaSquared), 0.999)
             lowpassB0[i] = Float(g * (1 - a))
             lowpassA1[i] = Float(a)
         }
@@ -209,8 +213,8 @@ public final class Reverb {
             modulationCountdown -= end - frame
             let eta = allpassCoefficient, delay = readDelay
             for n in frame..<end {
-                let x = input[n].sanitizedSend
-                let xn = ((b1 * x - b2 * tone) * inputGain).flushedToZero
+                let x = input[n].effectSanitized
+                let xn = ((b1 * x - b2 * tone) * inputGain).effectFlushed
                 tone = x
                 var x0 = SIMD8<Float>(), x1 = SIMD8<Float>()
                 for i in 0..<8 {
@@ -219,8 +223,8 @@ public final class Reverb {
                     x0[i] = lines[base &+ r]
                     x1[i] = lines[base &+ ((r &- 1) & mask)]
                 }
-                ap = (eta * (x0 - ap) + x1).flushedToZero
-                lp = (b0 * ap + a1 * lp).flushedToZero
+                ap = (eta * (x0 - ap) + x1).effectFlushed
+                lp = (b0 * ap + a1 * lp).effectFlushed
                 let feed = lp.sum() * -0.25 + xn
                 // Rotated Householder feedback: line i−1 takes line i's output.
                 for i in 0..<8 {

@@ -27,10 +27,10 @@ public struct ReverbSettings: Sendable, Hashable {
     /// The settings clamped into their documented ranges; NaN falls back to the default.
     var clamped: ReverbSettings {
         ReverbSettings(
-            roomSize: roomSize.clamped(to: 0...1, default: 0.2),
-            damping: damping.clamped(to: 0...1, default: 0.0),
-            width: width.clamped(to: 0...100, default: 0.5),
-            level: level.clamped(to: 0...1, default: 0.9))
+            roomSize: roomSize.effectClamped(to: 0...1, default: 0.2),
+            damping: damping.effectClamped(to: 0...1, default: 0.0),
+            width: width.effectClamped(to: 0...100, default: 0.5),
+            level: level.effectClamped(to: 0...1, default: 0.9))
     }
 
     /// Settings for a Roland GS reverb macro (the value of GS parameter 40 01 30, or of an XG/GS
@@ -67,13 +67,5 @@ public struct ReverbSettings: Sendable, Hashable {
         case 7: ReverbSettings(roomSize: 0.70, damping: 0.60, width: 4.0, level: 0.45)
         default: ReverbSettings(roomSize: 0.60, damping: 0.20, width: 1.0, level: 0.90)
         }
-    }
-}
-
-extension Double {
-    /// Clamps into `range`; NaN (which compares false with everything) becomes `fallback`.
-    func clamped(to range: ClosedRange<Double>, default fallback: Double) -> Double {
-        guard !isNaN else { return fallback }
-        return Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }

@@ -9,8 +9,9 @@ import Testing
     /// The delay (in samples) of a single-voice chorus over time, read from the phase of a
     /// 500 Hz sine through it: each 10 ms window (exactly 5 cycles) is demodulated against the
     /// input's sine and cosine, the phase lag unwrapped and turned into samples.
-    func trackedDelay(_ settings: ChorusSettings, seconds: Double) -> (times: [Double], delays: [Double]) {
-        let frequency = 500.0, window = 441
+    func trackedDelay(_ settings: ChorusSettings, seconds: Double, sampleRate: Double = 44100) -> (times: [Double], delays: [Double]) {
+        let rate = sampleRate
+        let frequency = 500.0, window = Int(5 * rate / frequency)
         let frames = Int(seconds * rate)
         let input = EffectTestSignals.sine(frames, frequency: frequency, sampleRate: rate)
         let out = SignalAnalysis.render(Chorus(sampleRate: rate, settings: settings), input: input, frames: frames)
@@ -56,6 +57,16 @@ import Testing
         #expect(abs(measured * speed - 1) < 0.02, "period \(measured) s at \(speed) Hz")
         let swing = (track.delays.max()! - track.delays.min()!) / rate * 1000
         #expect(abs(swing / depth - 1) < 0.02, "delay swing \(swing) ms for depth \(depth) ms")
+    }
+
+    /// Depth and speed are in milliseconds and hertz at every sample rate.
+    @Test(arguments: [22050.0, 48000.0, 96000.0])
+    func sweepIsIndependentOfSampleRate(_ sampleRate: Double) {
+        let track = trackedDelay(ChorusSettings(voiceCount: 1, speed: 1, depth: 8), seconds: 2.4, sampleRate: sampleRate)
+        let swing = (track.delays.max()! - track.delays.min()!) / sampleRate * 1000
+        #expect(abs(swing / 8 - 1) < 0.02, "\(sampleRate) Hz: swing \(swing) ms")
+        let measured = period(times: track.times, delays: track.delays)
+        #expect(abs(measured - 1) < 0.02, "\(sampleRate) Hz: period \(measured) s")
     }
 
     /// A sine sweep spends more time near its ends than a triangle: mean |deviation| over half

@@ -86,8 +86,11 @@ import Testing
         }
     }
 
-    @Test func silenceDecaysToExactZeroWithoutDenormals() {
-        let reverb = Reverb(sampleRate: rate)
+    /// Damping 1 puts the longest line's absorbent pole at 1 (a pure integrator) in
+    /// FluidSynth's formula: the guard must still bring that line to exact zero.
+    @Test(arguments: [ReverbSettings(), ReverbSettings(damping: 1), ReverbSettings(roomSize: 0, damping: 0.8)])
+    func silenceDecaysToExactZeroWithoutDenormals(_ settings: ReverbSettings) {
+        let reverb = Reverb(sampleRate: rate, settings: settings)
         let loud = EffectTestSignals.noise(Int(rate), amplitude: 1)
         let frames = Int(14 * rate)
         let out = SignalAnalysis.render(reverb, input: loud, frames: frames)
@@ -127,6 +130,18 @@ import Testing
             let out = SignalAnalysis.render(Reverb(sampleRate: rate, settings: settings), input: input, frames: 30000, blockSize: block)
             #expect(out.left == reference.left && out.right == reference.right, "block size \(block)")
         }
+    }
+
+    /// A new room size applies to the tail already in the lines: it rings on at the new decay.
+    @Test func settingsChangeBetweenBlocksReshapesTheRunningTail() {
+        let reverb = Reverb(sampleRate: rate)
+        _ = SignalAnalysis.render(reverb, input: EffectTestSignals.noise(Int(0.5 * rate)), frames: Int(0.5 * rate))
+        reverb.settings.roomSize = 0.8
+        let tail = SignalAnalysis.render(reverb, input: [], frames: Int(6 * rate))
+        #expect(tail.left.allSatisfy(\.isFinite) && tail.right.allSatisfy(\.isFinite))
+        let rt = SignalAnalysis.rt60(energy: SignalAnalysis.stereoEnergy(tail), sampleRate: rate)
+        let expected = rt60(ReverbSettings(roomSize: 0.8), seconds: 12)
+        #expect(abs(rt / expected - 1) < 0.1, "tail RT60 \(rt) s after the change, room 0.8 gives \(expected) s")
     }
 
     @Test func resetClearsTheTail() {
