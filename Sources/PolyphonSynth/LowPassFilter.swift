@@ -47,9 +47,12 @@ struct LowPassFilter {
         }
         lastCutoff = fc
         lastQ = qCentibels
-        // FluidSynth: Q in dB minus 3.01 so Q 0 is the flat (Butterworth) response.
+        // FluidSynth: the response's Q is the SF2 value in dB minus 3.01, so Q 0 is the flat
+        // (Butterworth) shape, −3 dB at the cutoff. The pass band is lowered by half the
+        // resonance in dB, measured from Q 0 (FluidSynth 2.3.1 renders Q 0 filtered and
+        // unfiltered voices at the same level, and Q 100 cB 5.0 dB lower).
         let qLin = powf(10, (qCentibels / 10 - 3.01) / 20)
-        let gain = 1 / sqrtf(qLin)
+        let gain = powf(10, -qCentibels / 400)
         let omega = 2 * Float.pi * fc / sampleRate
         let sinW = sinf(omega), cosW = cosf(omega)
         let alpha = sinW / (2 * qLin)

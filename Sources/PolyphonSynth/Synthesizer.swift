@@ -34,8 +34,11 @@ public final class Synthesizer {
     private var masterVolume: Float = 1
     /// Bank-select interpretation; GS/XG resets switch it.
     private var bankSelectMode: BankSelectMode
-    /// Frames of effect tail still to come after the last voice input; 0 once silent.
-    private var effectTailFrames = 0
+    /// The shared effect units, fed by every voice's send.
+    private let reverb: Reverb?
+    private let chorus: Chorus?
+    /// False while an effect may still be producing a tail.
+    private var effectsSilent = true
 
     // Mix buses for one chunk.
     static let chunkFrames = 256
@@ -97,6 +100,8 @@ public final class Synthesizer {
         busReverb = .allocate(capacity: n)
         busChorus = .allocate(capacity: n)
         scratch = .allocate(capacity: max(n, Voice.controlPeriod))
+        reverb = configuration.reverbEnabled ? Reverb(sampleRate: sampleRate, settings: configuration.reverb) : nil
+        chorus = configuration.chorusEnabled ? Chorus(sampleRate: sampleRate, settings: configuration.chorus) : nil
         for ch in channels { selectPreset(ch) }
     }
 
@@ -221,7 +226,19 @@ public final class Synthesizer {
     public var isIdle: Bool { queue.isEmpty && activeVoiceCount == 0 }
 
     /// True when the effect units' tails have died away (always true with effects off).
-    public var effectsAreSilent: Bool { effectTailFrames <= 0 }
+    public var effectsAreSilent: Bool { effectsSilent }
+
+    /// Reverb parameters; changes take effect at the next render without a click.
+    public var reverbSettings: ReverbSettings {
+        get { reverb?.settings ?? configuration.reverb }
+        set { reverb?.settings = newValue }
+    }
+
+    /// Chorus parameters; changes take effect at the next render.
+    public var chorusSettings: ChorusSettings {
+        get { chorus?.settings ?? configuration.chorus }
+        set { chorus?.settings = newValue }
+    }
 
     /// The program currently selected on a channel.
     public func program(onChannel channel: UInt8) -> UInt8 {
@@ -301,9 +318,34 @@ public final class Synthesizer {
             voices[i].render(count: n, into: target, scratch: scratch, data: data, interpolation: interp,
                      tables: tables)
         }
+        if reverb != nil || chorus != nil { runEffects(n) }
         if masterVolume != 1 {
             let m = masterVolume
             for i in 0..<n { busLeft[i] *= m; busRight[i] *= m }
+        }
+    }
+
+    /// Runs the effect buses into the mix and keeps track of whether their tails have ended:
+    /// once no send reaches them, they are silent when their output falls below −120 dBFS.
+    private func runEffects(_ n: Int) {
+        var input: Float = 0
+        for i in 0..<n { input = max(input, abs(busReverb[i]), abs(busChorus[i])) }
+        if input == 0 && effectsSilent { return }
+        // Measure the wet part alone: render it into the (now consumed) send buffers' space is
+        // not possible, so compare the mix before and after.
+        var before: Float = 0
+        if input == 0 {
+            for i in 0..<n { before = max(before, abs(busLeft[i]), abs(busRight[i])) }
+        }
+        if let reverb { reverb.process(input: busReverb, addingTo: busLeft, busRight, frameCount: n) }
+        if let chorus { chorus.process(input: busChorus, addingTo: busLeft, busRight, frameCount: n) }
+        if input > 0 {
+            effectsSilent = false
+        } else {
+            var after: Float = 0
+            for i in 0..<n { after = max(after, abs(busLeft[i]), abs(busRight[i])) }
+            // With no voice sounding, "before" is 0 and the mix is the tail alone.
+            if before == 0 && after < 1e-6 { effectsSilent = true }
         }
     }
 
@@ -392,7 +434,7 @@ public final class Synthesizer {
             nextSerial += 1
             voices[slot].start(region: region, sample: sampleInfo[si], loopPeak: loopPeak(si), channel: ch,
                         key: key, velocity: velocity, frame: now, serial: nextSerial,
-                        outputRate: sampleRate, gain: configuration.gain,
+                        outputRate: sampleRate, gain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
                         velocityToFilter: configuration.velocityToFilter,
                         portamentoFromKey: glideFrom, portamentoTime: ch.portamentoTime)
 
@@ -636,6 +678,16 @@ public final class Synthesizer {
             if a == (0x40, 0x00, 0x7F) {
                 bankSelectMode = .gs
                 resetAll()
+            } else if a.0 == 0x40 && a.1 == 0x01 && b(7) >= 0 {
+                // GS effect parameters: reverb macro/level, chorus macro/level.
+                let v = b(7)
+                switch a.2 {
+                case 0x30: reverb?.settings = .gs(type: v)
+                case 0x33: reverb?.settings.level = Double(v) / 127
+                case 0x38: chorus?.settings = .gs(type: v)
+                case 0x3A: chorus?.settings.level = Double(v) / 127 * 2
+                default: break
+                }
             } else if a.0 == 0x40 && (a.1 & 0xF0) == 0x10 && a.2 == 0x15 {
                 // Part → channel: parts 1…9 are channels 1…9? No: part 0 is channel 10.
                 let part = a.1 & 0x0F

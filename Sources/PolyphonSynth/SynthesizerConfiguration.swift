@@ -37,6 +37,12 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     public var channelCount: Int = 16
     /// Output gain with FluidSynth's `synth.gain` meaning: `0.2` matches FluidSynth's default level.
     public var gain: Float = 0.2
+
+    /// How much louder FluidSynth 2.3.1 plays a voice than sample × gain × pan × attenuation:
+    /// measured on a full-velocity, full-volume, hard-panned sine, FluidSynth's output is
+    /// 1.1357 × (+1.10 dB) that product whatever the gain, key, filter or sample level. The
+    /// engine applies it so that `gain` means exactly what FluidSynth's does.
+    public static let fluidSynthLevelFactor: Float = 1.1357
     public var bankSelectMode: BankSelectMode = .gs
     public var velocityToFilter: VelocityToFilterMode = .fluidSynth
     /// Channels that play percussion (bank 128) from the start; GM's channel 10 is index 9.
@@ -44,6 +50,10 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// Render effect buses (reverb, chorus). When false the dry path is all there is.
     public var reverbEnabled: Bool = true
     public var chorusEnabled: Bool = true
+    /// Reverb parameters (FluidSynth 2.3's meaning and defaults).
+    public var reverb = ReverbSettings()
+    /// Chorus parameters (FluidSynth 2.3's meaning and defaults).
+    public var chorus = ChorusSettings()
     /// Capacity of the queue of events scheduled into the next render call.
     public var eventQueueCapacity: Int = 8192
 

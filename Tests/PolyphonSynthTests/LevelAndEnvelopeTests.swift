@@ -43,9 +43,10 @@ struct LevelAndEnvelopeTests {
 
     @Test func gainMatchesFluidSynthScale() throws {
         // Full-velocity, CC7 127, centre pan, 0.5-amplitude sine, gain 0.2:
-        // RMS = 0.5/√2 × 0.2 × cos(π/4).
+        // RMS = 0.5/√2 × 0.2 × cos(π/4) × FluidSynth's measured level factor.
         let l = try level(TestBank.sine()) { $0.sendController(7, withValue: 127, onChannel: 0) }
-        let expected = Measure.db(0.5 / 2.0.squareRoot() * 0.2 * cos(Double.pi / 4))
+        let expected = Measure.db(0.5 / 2.0.squareRoot() * 0.2 * cos(Double.pi / 4)
+                                  * Double(SynthesizerConfiguration.fluidSynthLevelFactor))
         #expect(abs(l - expected) < 0.05, "level \(l) expected \(expected)")
     }
 
