@@ -147,8 +147,9 @@ let songFiles = ((try? FileManager.default.contentsOfDirectory(atPath: args.song
 if songFiles.isEmpty { print("\nno songs in \(args.songs) (apt install planetblupi-music-midi, or --songs DIR)") }
 else {
     print("\nsongs (\(args.effects ? "effects on" : "effects off"), cubic, \(Int(args.rate)) Hz):")
-    print("file                 audio s  polyphon ×RT  fluidsynth ×RT  ratio   RSS polyphon / fluidsynth")
+    print("file           audio s  polyphon ×RT  fluidsynth ×RT  ratio   RSS polyphon / fluidsynth   level dB  LSD dB  env r")
     var totalAudio = 0.0, totalPoly = 0.0, totalFluid = 0.0
+    var fidelity: [Fidelity] = []
     var options = RenderOptions()
     options.sampleRate = args.rate
     options.synthesizer = config
@@ -168,19 +169,31 @@ else {
         let pt = now() - s0
         totalAudio += summary.duration
         totalPoly += pt
-        var line = String(format: "%-20@ %7.1f  %12.0f", name as NSString, summary.duration, summary.duration / pt)
+        var line = name.padding(toLength: 14, withPad: " ", startingAt: 0)
+            + String(format: "%7.1f  %12.0f", summary.duration, summary.duration / pt)
         if let fluid, let (ft, rss) = run(fluid, fluidSynthArgs(bank: args.soundfont, midi: path, out: tmp + "/f.wav",
                                                                   effects: args.effects, rate: args.rate)) {
             totalFluid += ft
-            line += String(format: "  %14.0f  %5.2f×  %6.1f MB / %.1f MB", summary.duration / ft, ft / pt,
+            line += String(format: "  %14.0f  %5.2f×  %6.1f MB / %6.1f MB", summary.duration / ft, ft / pt,
                            Double(peakRSSKiB()) / 1024, Double(rss) / 1024)
+            if let f = Fidelity.compare(out, tmp + "/f.wav", rate: args.rate) {
+                line += String(format: "   %+7.2f  %6.2f  %5.3f", f.levelDifference, f.spectralDistance, f.envelopeCorrelation)
+                fidelity.append(f)
+            }
         }
         print(line)
     }
     if totalPoly > 0 {
-        var line = String(format: "total                %7.1f  %12.0f", totalAudio, totalAudio / totalPoly)
+        var line = String(format: "total         %7.1f  %12.0f", totalAudio, totalAudio / totalPoly)
         if totalFluid > 0 { line += String(format: "  %14.0f  %5.2f×", totalAudio / totalFluid, totalFluid / totalPoly) }
         print(line)
+        if !fidelity.isEmpty {
+            let worstLevel = fidelity.map { abs($0.levelDifference) }.max() ?? 0
+            let worstLSD = fidelity.map(\.spectralDistance).max() ?? 0
+            let minCorr = fidelity.map(\.envelopeCorrelation).min() ?? 0
+            print(String(format: "fidelity vs FluidSynth: worst |level| %.2f dB, worst spectral distance %.2f dB, lowest envelope r %.3f",
+                         worstLevel, worstLSD, minCorr))
+        }
     }
     print("(polyphon RSS is this whole benchmark process's peak; fluidsynth's is per run)")
 }

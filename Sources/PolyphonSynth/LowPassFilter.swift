@@ -13,6 +13,8 @@ struct LowPassFilter {
     private var ta1: Float = 0, ta2: Float = 0, tb02: Float = 0, tb1: Float = 0
     private var lastCutoff: Float = -1, lastQ: Float = -1
     private(set) var isPrimed = false
+    /// Frames left in the current coefficient glide; at 0 the coefficients snap to the target.
+    private var glideRemaining = 0
     /// Parity of frames filtered so far: samples are paired by their position in the voice,
     /// not in the buffer, so any slicing of render calls gives bit-identical output.
     private var oddFrame = false
@@ -22,11 +24,15 @@ struct LowPassFilter {
 
     mutating func reset() {
         hist1 = 0; hist2 = 0
+        glideRemaining = 0
         oddFrame = false
         lastCutoff = -1; lastQ = -1
         isPrimed = false
         a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
     }
+
+    /// True when the coefficients have reached their target (no glide under way).
+    var isSettled: Bool { a1Inc == 0 && a2Inc == 0 && b1Inc == 0 && b02Inc == 0 }
 
     /// Flushes tiny state values so a decaying voice never drops into slow denormal arithmetic.
     /// Called at control points (which depend only on the voice's own timeline).
@@ -76,6 +82,7 @@ struct LowPassFilter {
             a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
             return
         }
+        glideRemaining = frames
         let inv = 1 / Float(frames)
         a1Inc = (ta1 - a1) * inv
         a2Inc = (ta2 - a2) * inv
@@ -133,6 +140,12 @@ struct LowPassFilter {
                 h1 = centre
             }
             a1 = ca1; a2 = ca2; b1 = cb1; b02 = cb02
+            glideRemaining -= count
+            if glideRemaining <= 0 {
+                // Reached the target: snap exactly so the steady path takes over.
+                a1 = ta1; a2 = ta2; b1 = tb1; b02 = tb02
+                a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
+            }
         }
         if count & 1 == 1 { oddFrame.toggle() }
         hist1 = h1; hist2 = h2

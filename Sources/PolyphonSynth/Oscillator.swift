@@ -50,10 +50,29 @@ struct Oscillator {
         let endLimit = isLooping ? loopEnd : end
         var fastLo = (isLooping && hasLooped ? loopStart : start) + K.left
         let fastHi = endLimit - K.right
+        let looping = isLooping
         var i = 0
         while i < count {
             let idx = Int(truncatingIfNeeded: ph >> 32)
-            if !isLooping && idx >= end {
+            if idx >= fastLo && idx < fastHi && inc > 0 {
+                // A run of points whose neighbours are all inside the sample (or loop): no edge
+                // or wrap checks per point. The run ends before the read position can reach
+                // fastHi, so it never crosses the loop end.
+                let limit = (UInt64(fastHi) << 32) &- ph
+                let run = min(count - i, Int(truncatingIfNeeded: (limit &+ inc &- 1) / inc))
+                var o = out + i
+                for _ in 0..<run {
+                    let j = Int(truncatingIfNeeded: ph >> 32)
+                    let frac = Int(truncatingIfNeeded: (ph >> 24) & 0xFF)
+                    o.pointee = K.interpolate(data, j, frac, tables) * g
+                    o += 1
+                    g += gainStep
+                    ph &+= inc
+                }
+                i += run
+                continue
+            }
+            if !looping && idx >= end {
                 isFinished = true
                 break
             }
@@ -67,7 +86,7 @@ struct Oscillator {
             out[i] = v * g
             g += gainStep
             ph &+= inc
-            if isLooping && ph >= loopEndFixed {
+            if looping && ph >= loopEndFixed {
                 let over = (ph - loopEndFixed) % loopLenFixed
                 ph = (UInt64(loopStart) << 32) + over
                 if !hasLooped {
@@ -87,12 +106,27 @@ struct Oscillator {
 /// for 16-bit banks (the common case) without a per-point branch.
 protocol SampleSource {
     subscript(_ j: Int) -> Float { get }
+    /// Points j … j+3.
+    func window4(_ j: Int) -> SIMD4<Float>
+    /// Points j … j+7.
+    func window8(_ j: Int) -> SIMD8<Float>
 }
 
 struct Int16Samples: SampleSource {
     let words: UnsafePointer<Int16>
     @inline(__always)
     subscript(_ j: Int) -> Float { Float(words[j]) * (1.0 / 32768.0) }
+    @inline(__always)
+    func window4(_ j: Int) -> SIMD4<Float> {
+        // One 8-byte load and a vector widen instead of four scalar loads.
+        let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD4<Int16>.self)
+        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v)) * (1.0 / 32768.0)
+    }
+    @inline(__always)
+    func window8(_ j: Int) -> SIMD8<Float> {
+        let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD8<Int16>.self)
+        return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v)) * (1.0 / 32768.0)
+    }
 }
 
 /// 24-bit points: the `smpl` word is the high part, the `sm24` byte the low 8 bits.
@@ -102,6 +136,12 @@ struct Int24Samples: SampleSource {
     @inline(__always)
     subscript(_ j: Int) -> Float {
         Float(Int32(words[j]) << 8 | Int32(low[j])) * (1.0 / 8_388_608.0)
+    }
+    @inline(__always)
+    func window4(_ j: Int) -> SIMD4<Float> { SIMD4(self[j], self[j + 1], self[j + 2], self[j + 3]) }
+    @inline(__always)
+    func window8(_ j: Int) -> SIMD8<Float> {
+        SIMD8(self[j], self[j + 1], self[j + 2], self[j + 3], self[j + 4], self[j + 5], self[j + 6], self[j + 7])
     }
 }
 
@@ -137,9 +177,7 @@ enum CubicKernel: InterpolationKernel {
     static var right: Int { 2 }
     @inline(__always)
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        let c = t.cubic[frac]
-        let s = SIMD4<Float>(d[idx - 1], d[idx], d[idx + 1], d[idx + 2])
-        return (c * s).sum()
+        return (t.cubic[frac] * d.window4(idx - 1)).sum()
     }
     @inline(__always)
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
@@ -155,10 +193,8 @@ enum SincKernel: InterpolationKernel {
     static var right: Int { 4 }
     @inline(__always)
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        let c = t.sinc[frac]
-        let s = SIMD8<Float>(d[idx - 3], d[idx - 2], d[idx - 1], d[idx], d[idx + 1], d[idx + 2],
-                             d[idx + 3], 0)
-        return (c * s).sum()
+        // The eighth lane reads idx + 4 (kept in bounds by `right = 4`); its coefficient is 0.
+        return (t.sinc[frac] * d.window8(idx - 3)).sum()
     }
     @inline(__always)
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,

@@ -72,6 +72,15 @@ struct Voice {
     private var framesLeftInPeriod = 0
     private var framesSinceUpdate = 0
     private var endsAfterPeriod = false
+    /// Frames not yet applied to modulators nobody currently reads.
+    private var modEnvPending = 0
+    private var modLfoPending = 0
+    private var vibLfoPending = 0
+    /// Values of the previous control point, to skip recomputing what did not change.
+    private var lastPitchCents: Float = .nan
+    private var lastFilterCents: Float = .nan
+    private var lastCentibels: Float = .nan
+    private var lastTarget: Float = 0
 
     // Derived from generators + modulators + NRPN offsets
     private var attenuation: Float = 0
@@ -144,6 +153,12 @@ struct Voice {
 
         gain = 0
         gainStep = 0
+        modEnvPending = 0
+        modLfoPending = 0
+        vibLfoPending = 0
+        lastPitchCents = .nan
+        lastFilterCents = .nan
+        lastCentibels = .nan
         filter.reset()
         framesLeftInPeriod = 0
         framesSinceUpdate = 0
@@ -290,9 +305,11 @@ struct Voice {
         framesSinceUpdate = 0
         if elapsed > 0 {
             volumeEnvelope.advance(elapsed)
-            modulationEnvelope.advance(elapsed)
-            modulationLFO.advance(elapsed)
-            vibratoLFO.advance(elapsed)
+            // Modulators that nothing listens to are advanced lazily (their state depends only
+            // on elapsed time, so catching up later gives the same value).
+            modEnvPending += elapsed
+            modLfoPending += elapsed
+            vibLfoPending += elapsed
             if portamentoStep != 0 {
                 portamentoCents += portamentoStep * Float(elapsed)
                 if (portamentoStep < 0 && portamentoCents <= 0) || (portamentoStep > 0 && portamentoCents >= 0) {
@@ -304,32 +321,63 @@ struct Voice {
         let period = Voice.controlPeriod
         framesLeftInPeriod = period
 
+        var modLfo: Float = 0, modEnv: Float = 0, vibLfo: Float = 0
+        if usesModulationLFO {
+            modulationLFO.advance(modLfoPending)
+            modLfoPending = 0
+            modLfo = modulationLFO.value
+        }
+        if usesModulationEnvelope {
+            modulationEnvelope.advance(modEnvPending)
+            modEnvPending = 0
+            modEnv = modulationEnvelope.value
+        }
+        if vibLfoToPitch != 0 {
+            vibratoLFO.advance(vibLfoPending)
+            vibLfoPending = 0
+            vibLfo = vibratoLFO.value
+        }
+
         // Pitch from the LFOs and modulation envelope as they are now.
-        let modLfo = modulationLFO.value
-        let modEnv = modulationEnvelope.value
-        let cents = pitchCents + portamentoCents + modLfo * modLfoToPitch
-            + vibratoLFO.value * vibLfoToPitch + modEnv * modEnvToPitch
-        oscillator.setIncrement(Double(Units.centsToRatio(cents)) * sampleRateRatio)
+        let cents = pitchCents + portamentoCents + modLfo * modLfoToPitch + vibLfo * vibLfoToPitch
+            + modEnv * modEnvToPitch
+        if cents != lastPitchCents {
+            lastPitchCents = cents
+            oscillator.setIncrement(Double(Units.centsToRatio(cents)) * sampleRateRatio)
+        }
 
         if filterActive {
             filter.flushDenormals()
             let fc = filterCutoffCents + modLfo * modLfoToFilter + modEnv * modEnvToFilter
-            filter.set(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
-                       sampleRate: Float(outputRate), frames: period)
+            if fc != lastFilterCents || !filter.isSettled {
+                lastFilterCents = fc
+                filter.set(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
+                           sampleRate: Float(outputRate), frames: period)
+            }
         }
 
         // Gain at the end of the period, reached by a linear ramp.
         var env = volumeEnvelope
         env.advance(period)
-        var lfo = modulationLFO
-        lfo.advance(period)
+        var lfoAtEnd: Float = 0
+        if modLfoToVolume != 0 {
+            var lfo = modulationLFO
+            lfo.advance(period)
+            lfoAtEnd = lfo.value
+        }
         let target: Float
         if env.stage == .finished {
             target = 0
             endsAfterPeriod = true
         } else {
-            let cb = attenuation + softPedalCentibels - lfo.value * modLfoToVolume
-            target = env.amplitude(extraCentibels: cb) * outputGain
+            let cb = attenuation + softPedalCentibels - lfoAtEnd * modLfoToVolume
+            if env.stage == .sustain && volumeEnvelope.stage == .sustain && cb == lastCentibels {
+                target = lastTarget  // a held note at a steady level: nothing to recompute
+            } else {
+                target = env.amplitude(extraCentibels: cb) * outputGain
+                lastCentibels = env.stage == .sustain ? cb : .nan
+                lastTarget = target
+            }
             if env.isLogarithmic {
                 // Past the attack the level only falls (or holds): drop the voice once neither
                 // end of this ramp can be heard.
@@ -343,6 +391,9 @@ struct Voice {
         }
         gainStep = (target - gain) / Float(period)
     }
+
+    private var usesModulationLFO: Bool { modLfoToPitch != 0 || modLfoToFilter != 0 || modLfoToVolume != 0 }
+    private var usesModulationEnvelope: Bool { modEnvToPitch != 0 || modEnvToFilter != 0 }
 
     // MARK: - Parameters
 
