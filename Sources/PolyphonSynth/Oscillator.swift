@@ -40,11 +40,12 @@ struct Oscillator {
     @inline(__always)
     mutating func render<K: InterpolationKernel, S: SampleSource>(
         _ kernel: K.Type, data: S, tables: InterpolationTables,
-        out: UnsafeMutablePointer<Float>, count: Int, gain: inout Float, gainStep: Float
+        out: UnsafeMutablePointer<Float>, count: Int, ramp: inout GainRamp
     ) -> Int {
         var ph = phase
         let inc = increment
-        var g = gain
+        let gStart = ramp.start, gStep = ramp.step
+        var gi = ramp.index
         let loopEndFixed = UInt64(loopEnd) << 32
         let loopLenFixed = UInt64(loopEnd - loopStart) << 32
         let endLimit = isLooping ? loopEnd : end
@@ -60,15 +61,7 @@ struct Oscillator {
                 // fastHi, so it never crosses the loop end.
                 let limit = (UInt64(fastHi) << 32) &- ph
                 let run = min(count - i, Int(truncatingIfNeeded: (limit &+ inc &- 1) / inc))
-                var o = out + i
-                for _ in 0..<run {
-                    let j = Int(truncatingIfNeeded: ph >> 32)
-                    let frac = Int(truncatingIfNeeded: (ph >> 24) & 0xFF)
-                    o.pointee = K.interpolate(data, j, frac, tables) * g
-                    o += 1
-                    g += gainStep
-                    ph &+= inc
-                }
+                K.renderRun(data, tables, out + i, run, &ph, inc, gStart, gStep, &gi)
                 i += run
                 continue
             }
@@ -83,8 +76,8 @@ struct Oscillator {
             } else {
                 v = K.interpolateSlow(self, data, idx, frac, tables)
             }
-            out[i] = v * g
-            g += gainStep
+            out[i] = v * (gStart + gStep * Float(gi))
+            gi += 1
             ph &+= inc
             if looping && ph >= loopEndFixed {
                 let over = (ph - loopEndFixed) % loopLenFixed
@@ -97,7 +90,7 @@ struct Oscillator {
             i += 1
         }
         phase = ph
-        gain = g
+        ramp.index = gi
         return i
     }
 }
@@ -145,6 +138,19 @@ struct Int24Samples: SampleSource {
     }
 }
 
+/// A linear gain ramp across a control period. Each frame's gain is computed from its index
+/// rather than accumulated, so frames can be computed in any grouping with the same result
+/// and without a loop-carried addition.
+struct GainRamp {
+    var start: Float = 0
+    var step: Float = 0
+    /// Frames of the ramp already rendered.
+    var index = 0
+
+    @inline(__always)
+    var current: Float { start + step * Float(index) }
+}
+
 protocol InterpolationKernel {
     /// Points needed before and after the read index.
     static var left: Int { get }
@@ -152,6 +158,29 @@ protocol InterpolationKernel {
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float
+    /// Renders `run` points whose neighbours are all in range (no edge checks).
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+                                           _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                           _ gStart: Float, _ gStep: Float, _ gi: inout Int)
+}
+
+extension InterpolationKernel {
+    @inline(__always)
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+                                           _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                           _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
+        var p = ph
+        var g = gi
+        for k in 0..<run {
+            let j = Int(truncatingIfNeeded: p >> 32)
+            let frac = Int(truncatingIfNeeded: (p >> 24) & 0xFF)
+            out[k] = interpolate(d, j, frac, t) * (gStart + gStep * Float(g))
+            g += 1
+            p &+= inc
+        }
+        ph = p
+        gi = g
+    }
 }
 
 enum LinearKernel: InterpolationKernel {
@@ -177,14 +206,56 @@ enum CubicKernel: InterpolationKernel {
     static var right: Int { 2 }
     @inline(__always)
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        return (t.cubic[frac] * d.window4(idx - 1)).sum()
+        let p = t.cubic[frac] * d.window4(idx - 1)
+        return ((p[0] + p[1]) + p[2]) + p[3]
     }
     @inline(__always)
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float {
         let c = t.cubic[frac]
         let s = SIMD4<Float>(o.point(d, idx - 1), o.point(d, idx), o.point(d, idx + 1), o.point(d, idx + 2))
-        return (c * s).sum()
+        let p = c * s
+        return ((p[0] + p[1]) + p[2]) + p[3]
+    }
+
+    /// Four frames per step: the four products are transposed so their sums come out as one
+    /// vector (fewer shuffles than four horizontal sums), with the same additions in the same
+    /// order as ``interpolate`` so results match the one-frame path bit for bit.
+    @inline(__always)
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+                                           _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                           _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
+        var p = ph
+        var g = gi
+        var k = 0
+        let lanes = SIMD4<Float>(0, 1, 2, 3)
+        while k + 4 <= run {
+            let p1 = p &+ inc, p2 = p1 &+ inc, p3 = p2 &+ inc
+            @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
+                let j = Int(truncatingIfNeeded: q >> 32)
+                let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
+                return t.cubic[frac] * d.window4(j - 1)
+            }
+            let a = product(p), b = product(p1), c = product(p2), e = product(p3)
+            let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
+            let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
+            let v = ((s0 + s1) + s2) + s3
+            let gains = gStart + gStep * (Float(g) + lanes)
+            UnsafeMutableRawPointer(out + k).storeBytes(of: v * gains, as: SIMD4<Float>.self)
+            g += 4
+            p = p3 &+ inc
+            k += 4
+        }
+        while k < run {
+            let j = Int(truncatingIfNeeded: p >> 32)
+            let frac = Int(truncatingIfNeeded: (p >> 24) & 0xFF)
+            out[k] = interpolate(d, j, frac, t) * (gStart + gStep * Float(g))
+            g += 1
+            p &+= inc
+            k += 1
+        }
+        ph = p
+        gi = g
     }
 }
 

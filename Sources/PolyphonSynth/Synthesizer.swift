@@ -311,7 +311,8 @@ public final class Synthesizer {
         busRight.update(repeating: 0, count: n)
         busReverb.update(repeating: 0, count: n)
         busChorus.update(repeating: 0, count: n)
-        let target = MixTarget(left: busLeft, right: busRight, reverb: busReverb, chorus: busChorus)
+        let target = MixTarget(left: busLeft, right: busRight, reverb: reverb == nil ? nil : busReverb,
+                               chorus: chorus == nil ? nil : busChorus)
         let data = soundBank.sampleData
         let interp = configuration.interpolation
         for i in 0..<voiceCount where voices[i].isActive {

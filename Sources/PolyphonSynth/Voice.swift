@@ -16,8 +16,9 @@ struct SampleInfo {
 struct MixTarget {
     var left: UnsafeMutablePointer<Float>
     var right: UnsafeMutablePointer<Float>
-    var reverb: UnsafeMutablePointer<Float>
-    var chorus: UnsafeMutablePointer<Float>
+    /// nil when the effect is off: sends are then not accumulated at all.
+    var reverb: UnsafeMutablePointer<Float>?
+    var chorus: UnsafeMutablePointer<Float>?
 }
 
 /// One sounding sample: oscillator → gain ramp → low-pass filter → pan and effect sends.
@@ -67,8 +68,7 @@ struct Voice {
     private var modulationLFO = LFO()
     private var vibratoLFO = LFO()
     private var filter = LowPassFilter()
-    private var gain: Float = 0
-    private var gainStep: Float = 0
+    private var ramp = GainRamp()
     private var framesLeftInPeriod = 0
     private var framesSinceUpdate = 0
     private var endsAfterPeriod = false
@@ -151,8 +151,7 @@ struct Voice {
             portamentoStep = 0
         }
 
-        gain = 0
-        gainStep = 0
+        ramp = GainRamp()
         modEnvPending = 0
         modLfoPending = 0
         vibLfoPending = 0
@@ -221,7 +220,7 @@ struct Voice {
     var isReleased: Bool { volumeEnvelope.stage == .release || volumeEnvelope.stage == .finished }
 
     /// Current output gain, for stealing decisions.
-    var currentGain: Float { gain }
+    var currentGain: Float { ramp.current }
 
     // MARK: - Rendering
 
@@ -250,27 +249,26 @@ struct Voice {
     mutating private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>, _ data: SampleData,
                                   _ interpolation: Interpolation, _ tables: InterpolationTables) -> Int {
         var osc = oscillator
-        var g = gain
-        let step = gainStep
+        var g = ramp
         let produced: Int
         guard let words = data.words.baseAddress else { return 0 }
         if let low = data.lowBytes?.baseAddress {
             let src = Int24Samples(words: words, low: low)
             switch interpolation {
-            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
-            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
-            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
+            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
+            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
             }
         } else {
             let src = Int16Samples(words: words)
             switch interpolation {
-            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
-            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
-            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, gain: &g, gainStep: step)
+            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
+            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
+            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
             }
         }
         oscillator = osc
-        gain = g
+        ramp = g
         return produced
     }
 
@@ -283,12 +281,12 @@ struct Voice {
             l[i] += v * pl
             r[i] += v * pr
         }
-        if reverbSend > 0 {
-            let b = t.reverb + offset, k = reverbSend
+        if reverbSend > 0, let bus = t.reverb {
+            let b = bus + offset, k = reverbSend
             for i in 0..<n { b[i] += s[i] * k }
         }
-        if chorusSend > 0 {
-            let b = t.chorus + offset, k = chorusSend
+        if chorusSend > 0, let bus = t.chorus {
+            let b = bus + offset, k = chorusSend
             for i in 0..<n { b[i] += s[i] * k }
         }
     }
@@ -383,13 +381,14 @@ struct Voice {
                 // end of this ramp can be heard.
                 let peak = oscillator.hasLooped || (oscillator.isLooping && oscillator.position >= oscillator.loopStart)
                     ? loopPeak : 1
-                if max(target, gain) * peak < Voice.noiseFloor
+                if max(target, ramp.current) * peak < Voice.noiseFloor
                     && (env.stage != .sustain || env.sustainLevel <= 0 || isKeyReleased) {
                     endsAfterPeriod = true
                 }
             }
         }
-        gainStep = (target - gain) / Float(period)
+        let now = ramp.current
+        ramp = GainRamp(start: now, step: (target - now) / Float(period), index: 0)
     }
 
     private var usesModulationLFO: Bool { modLfoToPitch != 0 || modLfoToFilter != 0 || modLfoToVolume != 0 }
