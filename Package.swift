@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         // bytes ↔ MIDI: messages, Standard MIDI File read/write, tempo map.
@@ -23,10 +24,11 @@ let package = Package(
         // The engine: Synthesizer, Channel, Voice, DSP parts.
         .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFont", "PolyphonMIDI"]),
         // Sinks: audio file writers/readers, run-time loaded codecs.
-        .target(name: "PolyphonAudio"),
+        .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         // Time: scheduling MIDI onto frames, the offline renderer.
         .target(name: "PolyphonPlayback",
-                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio"]),
+                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
+                               .product(name: "Atomics", package: "swift-atomics")]),
         .executableTarget(
             name: "polyphon",
             dependencies: [
