@@ -11,6 +11,8 @@ public struct SoundBankError: Error, Hashable, Sendable, CustomStringConvertible
         case cannotOpen(String)
         /// The content is none of the supported kinds.
         case unrecognized
+        /// A SoundBankPlayer bank was given but no audio loader to read its sample files.
+        case audioLoaderRequired
     }
 
     /// The path concerned.
@@ -31,6 +33,8 @@ public struct SoundBankError: Error, Hashable, Sendable, CustomStringConvertible
         case .cannotOpen(let why): return "\(path): cannot open file (\(why))"
         case .unrecognized:
             return "\(path): not a sound bank (expected a SoundFont 2/3, DLS or SoundBankPlayer property list)"
+        case .audioLoaderRequired:
+            return "\(path): a SoundBankPlayer sample bank needs an audio file reader to load its samples"
         }
     }
 }
