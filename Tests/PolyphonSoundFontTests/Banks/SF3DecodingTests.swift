@@ -36,6 +36,8 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
         try #require(FileManager.default.fileExists(atPath: Self.sox), "sox is missing")
         let font = try SoundFont(contentsOf: path)
+        print("SF3 \(path): \(font.samples.count) samples, \(font.warnings.count) warnings: "
+              + font.warnings.prefix(5).map(\.description).joined(separator: "; "))
         let compressed = font.samples.indices.filter { font.samples[$0].sampleType.isCompressed }
         try #require(compressed.count > 100)
         // Spread the picks over the pool: first, last and evenly between.
