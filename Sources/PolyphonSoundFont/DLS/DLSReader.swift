@@ -114,6 +114,13 @@ struct DLSReader {
         let table = try readPoolTable(poolTable, waveOffsets: waveOffsets, poolStart: wavePool.body.lowerBound,
                                       waveCount: waves.count)
 
+        // SF2 zones index samples and instruments with 16-bit unsigned numbers.
+        guard waves.count <= 0xFFFF else {
+            throw error("wvpl", wavePool.chunk.offset, .malformed("\(waves.count) waves; at most 65535 can be indexed"))
+        }
+        guard instrumentLists.count <= 0xFFFF else {
+            throw error("lins", 12, .malformed("\(instrumentLists.count) instruments; at most 65535 can be indexed"))
+        }
         var builder = SoundFont.Builder(name: info.name)
         builder.info = info
         var sampleOfWave: [Int?] = []
@@ -300,7 +307,7 @@ struct DLSReader {
         let msb = UInt16((ulBank >> 8) & 0x7F), lsb = UInt16(ulBank & 0x7F)
         builder.addPreset(instrumentName, bank: isDrum ? 128 : (msb != 0 ? msb : lsb),
                           program: UInt16(ulInstrument & 0x7F),
-                          zones: [Zone(generators: [Generator(.instrument, Int16(instrument))])])
+                          zones: [Zone(generators: [Generator(.instrument, Int16(truncatingIfNeeded: instrument))])])
     }
 
     private mutating func noteUnmapped(_ articulation: DLSArticulation, _ instrument: String, _ offset: Int) {
@@ -415,7 +422,7 @@ struct DLSReader {
 
         var list: [Generator] = [.range(.keyRange, region.keyRange), .range(.velRange, region.velocityRange)]
         list += generators.sorted { $0.key.rawValue < $1.key.rawValue }.map { Generator($0.key, Int16(clamping: $0.value)) }
-        list.append(Generator(.sampleID, Int16(clamping: sample)))
+        list.append(Generator(.sampleID, Int16(truncatingIfNeeded: sample)))
         return Zone(generators: list, modulators: modulators)
     }
 
