@@ -12,6 +12,8 @@ public final class SampleData: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
     /// Keeps the mapping or allocation alive.
     private let owner: AnyObject?
+    /// SF3: Ogg Vorbis streams of this pool decoded so far (see ``SoundFont/playableSample(at:)``).
+    let decodedSamples = DecodedSampleStore()
 
     /// Sample data over memory kept alive by `owner` (a ``MappedFile`` or other allocation).
     ///
