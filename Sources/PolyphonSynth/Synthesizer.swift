@@ -24,7 +24,7 @@ public final class Synthesizer {
     /// Preset regions resolved once, so note-on only filters by key and velocity.
     private let presetRegions: [[Region]]
     private let presetLookup: [Int: Int]
-    private let sampleInfo: [SampleInfo]
+    private var sampleInfo: [SampleInfo]
     private var loopPeaks: [Float]
 
     /// Frames rendered since creation: the clock events are scheduled against.
@@ -34,18 +34,14 @@ public final class Synthesizer {
     private var masterVolume: Float = 1
     /// Bank-select interpretation; GS/XG resets switch it.
     private var bankSelectMode: BankSelectMode
-    /// The shared effect units, fed by every voice's send.
-    private let reverb: Reverb?
-    private let chorus: Chorus?
-    /// False while an effect may still be producing a tail.
-    private var effectsSilent = true
+    /// Outputs: one (the mix) or one per channel when channel outputs are on.
+    private let buses: [OutputBus]
 
     // Mix buses for one chunk.
     static let chunkFrames = 256
+    /// The mix of all buses for one chunk.
     private let busLeft: UnsafeMutablePointer<Float>
     private let busRight: UnsafeMutablePointer<Float>
-    private let busReverb: UnsafeMutablePointer<Float>
-    private let busChorus: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
 
     /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
@@ -82,26 +78,27 @@ public final class Synthesizer {
         presetRegions = soundBank.presets.indices.map { soundBank.regions(forPresetAt: $0) }
 
         let wordCount = soundBank.sampleData.words.count
+        let words = soundBank.sampleData.words.baseAddress.map { UnsafePointer($0) }
+        let low = soundBank.sampleData.lowBytes?.baseAddress.map { UnsafePointer($0) }
         sampleInfo = soundBank.samples.map { h in
-            let end = min(Int(h.end), wordCount)
+            let end = h.sampleType.isCompressed ? 0 : min(Int(h.end), wordCount)
             let start = min(Int(h.start), end)
-            return SampleInfo(start: start, end: end,
+            return SampleInfo(words: words, low: low, start: start, end: end,
                               loopStart: Int(h.loopStart), loopEnd: Int(h.loopEnd),
                               sampleRate: h.sampleRate >= 400 ? Double(h.sampleRate) : 44100,
                               originalPitch: h.originalPitch == 255 ? 60 : Int(min(h.originalPitch, 127)),
                               pitchCorrection: Int(h.pitchCorrection),
-                              isPlayable: !h.sampleType.isCompressed && !h.sampleType.isROM && end > start)
+                              isPlayable: !h.sampleType.isROM && (h.sampleType.isCompressed || end > start))
         }
         loopPeaks = [Float](repeating: -1, count: soundBank.samples.count)
 
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)
         busRight = .allocate(capacity: n)
-        busReverb = .allocate(capacity: n)
-        busChorus = .allocate(capacity: n)
         scratch = .allocate(capacity: max(n, Voice.controlPeriod))
-        reverb = configuration.reverbEnabled ? Reverb(sampleRate: sampleRate, settings: configuration.reverb) : nil
-        chorus = configuration.chorusEnabled ? Chorus(sampleRate: sampleRate, settings: configuration.chorus) : nil
+        buses = (0..<(configuration.channelOutputs ? configuration.channelCount : 1)).map { _ in
+            OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
+        }
         for ch in channels { selectPreset(ch) }
     }
 
@@ -110,8 +107,6 @@ public final class Synthesizer {
         voices.deallocate()
         busLeft.deallocate()
         busRight.deallocate()
-        busReverb.deallocate()
-        busChorus.deallocate()
         scratch.deallocate()
     }
 
@@ -226,18 +221,18 @@ public final class Synthesizer {
     public var isIdle: Bool { queue.isEmpty && activeVoiceCount == 0 }
 
     /// True when the effect units' tails have died away (always true with effects off).
-    public var effectsAreSilent: Bool { effectsSilent }
+    public var effectsAreSilent: Bool { buses.allSatisfy(\.effectsSilent) }
 
     /// Reverb parameters; changes take effect at the next render without a click.
     public var reverbSettings: ReverbSettings {
-        get { reverb?.settings ?? configuration.reverb }
-        set { reverb?.settings = newValue }
+        get { buses[0].reverb?.settings ?? configuration.reverb }
+        set { for b in buses { b.reverb?.settings = newValue } }
     }
 
     /// Chorus parameters; changes take effect at the next render.
     public var chorusSettings: ChorusSettings {
-        get { chorus?.settings ?? configuration.chorus }
-        set { chorus?.settings = newValue }
+        get { buses[0].chorus?.settings ?? configuration.chorus }
+        set { for b in buses { b.chorus?.settings = newValue } }
     }
 
     /// The program currently selected on a channel.
@@ -266,6 +261,34 @@ public final class Synthesizer {
             renderChunk(n)
             (left + done).update(from: busLeft, count: n)
             (right + done).update(from: busRight, count: n)
+            done += n
+            framesRendered += Int64(n)
+        }
+        dispatchDueEvents()
+    }
+
+    /// Renders the mix and, at the same time, each channel's own share of it (its dry signal
+    /// plus its reverb and chorus) into `channels[c]`: the channel outputs add up to the mix.
+    /// Requires ``SynthesizerConfiguration/channelOutputs``; `channels` holds one buffer pair per
+    /// channel (``SynthesizerConfiguration/channelCount``).
+    public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                       channels: [StereoBuffer], frameCount: Int) {
+        precondition(configuration.channelOutputs && channels.count >= buses.count,
+                     "channel outputs need configuration.channelOutputs and one buffer per channel")
+        var done = 0
+        while done < frameCount {
+            dispatchDueEvents()
+            var n = min(frameCount - done, Self.chunkFrames)
+            if let next = queue.nextFrame {
+                n = min(n, Int(max(1, next - framesRendered)))
+            }
+            renderChunk(n)
+            (left + done).update(from: busLeft, count: n)
+            (right + done).update(from: busRight, count: n)
+            for (c, b) in buses.enumerated() {
+                (channels[c].left + done).update(from: b.left, count: n)
+                (channels[c].right + done).update(from: b.right, count: n)
+            }
             done += n
             framesRendered += Int64(n)
         }
@@ -307,46 +330,37 @@ public final class Synthesizer {
     }
 
     private func renderChunk(_ n: Int) {
-        busLeft.update(repeating: 0, count: n)
-        busRight.update(repeating: 0, count: n)
-        busReverb.update(repeating: 0, count: n)
-        busChorus.update(repeating: 0, count: n)
-        let target = MixTarget(left: busLeft, right: busRight, reverb: reverb == nil ? nil : busReverb,
-                               chorus: chorus == nil ? nil : busChorus)
-        let data = soundBank.sampleData
+        for b in buses { b.clear(n) }
         let interp = configuration.interpolation
-        for i in 0..<voiceCount where voices[i].isActive {
-            voices[i].render(count: n, into: target, scratch: scratch, data: data, interpolation: interp,
-                     tables: tables)
+        if buses.count == 1 {
+            let target = buses[0].target
+            for i in 0..<voiceCount where voices[i].isActive {
+                voices[i].render(count: n, into: target, scratch: scratch, interpolation: interp,
+                                 tables: tables)
+            }
+        } else {
+            for i in 0..<voiceCount where voices[i].isActive {
+                let target = buses[min(voices[i].channel, buses.count - 1)].target
+                voices[i].render(count: n, into: target, scratch: scratch, interpolation: interp,
+                                 tables: tables)
+            }
         }
-        if reverb != nil || chorus != nil { runEffects(n) }
+        for b in buses { b.runEffects(n) }
         if masterVolume != 1 {
             let m = masterVolume
-            for i in 0..<n { busLeft[i] *= m; busRight[i] *= m }
+            for b in buses {
+                for i in 0..<n { b.left[i] *= m; b.right[i] *= m }
+            }
         }
-    }
-
-    /// Runs the effect buses into the mix and keeps track of whether their tails have ended:
-    /// once no send reaches them, they are silent when their output falls below −120 dBFS.
-    private func runEffects(_ n: Int) {
-        var input: Float = 0
-        for i in 0..<n { input = max(input, abs(busReverb[i]), abs(busChorus[i])) }
-        if input == 0 && effectsSilent { return }
-        // Measure the wet part alone: render it into the (now consumed) send buffers' space is
-        // not possible, so compare the mix before and after.
-        var before: Float = 0
-        if input == 0 {
-            for i in 0..<n { before = max(before, abs(busLeft[i]), abs(busRight[i])) }
-        }
-        if let reverb { reverb.process(input: busReverb, addingTo: busLeft, busRight, frameCount: n) }
-        if let chorus { chorus.process(input: busChorus, addingTo: busLeft, busRight, frameCount: n) }
-        if input > 0 {
-            effectsSilent = false
+        if buses.count == 1 {
+            busLeft.update(from: buses[0].left, count: n)
+            busRight.update(from: buses[0].right, count: n)
         } else {
-            var after: Float = 0
-            for i in 0..<n { after = max(after, abs(busLeft[i]), abs(busRight[i])) }
-            // With no voice sounding, "before" is 0 and the mix is the tail alone.
-            if before == 0 && after < 1e-6 { effectsSilent = true }
+            busLeft.update(repeating: 0, count: n)
+            busRight.update(repeating: 0, count: n)
+            for b in buses {
+                for i in 0..<n { busLeft[i] += b.left[i]; busRight[i] += b.right[i] }
+            }
         }
     }
 
@@ -423,6 +437,9 @@ public final class Synthesizer {
         for region in presetRegions[p] where region.contains(key: UInt8(key), velocity: UInt8(velocity)) {
             let si = region.sampleIndex
             guard si >= 0 && si < sampleInfo.count, sampleInfo[si].isPlayable else { continue }
+            if sampleInfo[si].words == nil || (soundBank.samples[si].sampleType.isCompressed && sampleInfo[si].end == 0) {
+                guard decode(si) else { continue }
+            }
             // Exclusive class: cut other voices of the same class on this channel.
             let excl = Int(region.generators[.exclusiveClass])
             if excl != 0 {
@@ -478,6 +495,24 @@ public final class Synthesizer {
         return best
     }
 
+    /// SF3: decodes a compressed sample on first use (cached by the bank, shared by every
+    /// synthesizer playing it). Renderers preload what a song uses so this never runs while
+    /// playing live. Returns false when the sample cannot be decoded.
+    private func decode(_ i: Int) -> Bool {
+        guard let p = try? soundBank.playableSample(at: i), let base = p.words.baseAddress else {
+            sampleInfo[i].isPlayable = false
+            return false
+        }
+        sampleInfo[i].words = base
+        sampleInfo[i].low = p.lowBytes?.baseAddress
+        sampleInfo[i].start = p.start
+        sampleInfo[i].end = p.end
+        sampleInfo[i].loopStart = p.loopStart
+        sampleInfo[i].loopEnd = p.loopEnd
+        loopPeaks[i] = -1
+        return true
+    }
+
     /// Largest absolute sample value in a sample's loop (full sample if unlooped), cached:
     /// used to decide when a quiet looping voice can no longer be heard.
     private func loopPeak(_ i: Int) -> Float {
@@ -486,11 +521,12 @@ public final class Synthesizer {
         var lo = info.loopStart, hi = info.loopEnd
         if !(lo >= info.start && hi <= info.end && hi > lo) { lo = info.start; hi = info.end }
         var peak: Int32 = 0
-        let words = soundBank.sampleData.words
-        var j = lo
-        while j < hi && j < words.count {
-            peak = max(peak, abs(Int32(words[j])))
-            j += 1
+        if let words = info.words {
+            var j = lo
+            while j < hi {
+                peak = max(peak, abs(Int32(words[j])))
+                j += 1
+            }
         }
         let v = Float(peak) / 32768
         loopPeaks[i] = v
@@ -683,10 +719,10 @@ public final class Synthesizer {
                 // GS effect parameters: reverb macro/level, chorus macro/level.
                 let v = b(7)
                 switch a.2 {
-                case 0x30: reverb?.settings = .gs(type: v)
-                case 0x33: reverb?.settings.level = Double(v) / 127
-                case 0x38: chorus?.settings = .gs(type: v)
-                case 0x3A: chorus?.settings.level = Double(v) / 127 * 2
+                case 0x30: reverbSettings = .gs(type: v)
+                case 0x33: reverbSettings.level = Double(v) / 127
+                case 0x38: chorusSettings = .gs(type: v)
+                case 0x3A: chorusSettings.level = Double(v) / 127 * 2
                 default: break
                 }
             } else if a.0 == 0x40 && (a.1 & 0xF0) == 0x10 && a.2 == 0x15 {

@@ -54,6 +54,9 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     public var reverb = ReverbSettings()
     /// Chorus parameters (FluidSynth 2.3's meaning and defaults).
     public var chorus = ChorusSettings()
+    /// Keep each channel's output (with its own effect sends) apart as well as the mix, for
+    /// stems. Costs a bus and, when effects are on, effect units per channel.
+    public var channelOutputs = false
     /// Capacity of the queue of events scheduled into the next render call.
     public var eventQueueCapacity: Int = 8192
 

@@ -2,6 +2,10 @@ import PolyphonSoundFont
 
 /// Where a voice's sample lives and how its loop is laid out, resolved once per bank.
 struct SampleInfo {
+    /// The points: the bank's mapped pool for SF2, decoded PCM for SF3 (positions below are
+    /// relative to these pointers).
+    var words: UnsafePointer<Int16>?
+    var low: UnsafePointer<UInt8>?
     var start: Int
     var end: Int
     var loopStart: Int
@@ -56,7 +60,7 @@ struct Voice {
     private var generators = SIMD64<Float>(repeating: 0)
     private var modulators: [Modulator] = []
     private var modulation = SIMD64<Float>(repeating: 0)
-    private var sample = SampleInfo(start: 0, end: 0, loopStart: 0, loopEnd: 0, sampleRate: 44100,
+    private var sample = SampleInfo(words: nil, low: nil, start: 0, end: 0, loopStart: 0, loopEnd: 0, sampleRate: 44100,
                                     originalPitch: 60, pitchCorrection: 0, isPlayable: false)
     private var loopMode = 0
     private var loopPeak: Float = 1
@@ -227,7 +231,7 @@ struct Voice {
     /// Renders `count` frames and adds them into `target`; `scratch` holds ≥ 64 floats.
     @inline(__always)
     mutating func render(count: Int, into target: MixTarget, scratch: UnsafeMutablePointer<Float>,
-                data: SampleData, interpolation: Interpolation, tables: InterpolationTables) {
+                         interpolation: Interpolation, tables: InterpolationTables) {
         var done = 0
         while done < count && isActive {
             if framesLeftInPeriod == 0 {
@@ -235,7 +239,7 @@ struct Voice {
                 controlUpdate()
             }
             let n = min(count - done, framesLeftInPeriod)
-            let produced = renderOscillator(n, scratch, data, interpolation, tables)
+            let produced = renderOscillator(n, scratch, interpolation, tables)
             if filterActive { filter.process(scratch, count: produced) }
             mix(scratch, produced, target, at: done)
             framesLeftInPeriod -= n
@@ -246,13 +250,13 @@ struct Voice {
     }
 
     @inline(__always)
-    mutating private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>, _ data: SampleData,
+    mutating private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>,
                                   _ interpolation: Interpolation, _ tables: InterpolationTables) -> Int {
         var osc = oscillator
         var g = ramp
         let produced: Int
-        guard let words = data.words.baseAddress else { return 0 }
-        if let low = data.lowBytes?.baseAddress {
+        guard let words = sample.words else { return 0 }
+        if let low = sample.low {
             let src = Int24Samples(words: words, low: low)
             switch interpolation {
             case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
