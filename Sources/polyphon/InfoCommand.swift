@@ -7,7 +7,7 @@ import PolyphonSoundFont
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show what a SoundFont (.sf2/.sf3) or MIDI file (.mid/.rmi) holds.",
+        abstract: "Show what a bank (SF2, SF3, DLS, sample-bank plist) or a MIDI file (.mid/.rmi) holds.",
         discussion: "The kind of file is recognised from its content, not its name. --json prints a stable JSON object (see the README).")
 
     @Argument(help: "The file to describe.")
@@ -26,12 +26,14 @@ struct InfoCommand: ParsableCommand {
         defer { try? handle.close() }
         let head = [UInt8](handle.readData(ofLength: 12))
         if head.count >= 4 && head[0..<4] == [0x4D, 0x54, 0x68, 0x64] { return .midi }
-        if head.count >= 12 && head[0..<4] == [0x52, 0x49, 0x46, 0x46] {
-            let form = String(decoding: head[8..<12], as: UTF8.self)
-            if form == "RMID" { return .midi }
-            if form == "sfbk" { return .soundFont }
+        if head.count >= 12 && head[0..<4] == [0x52, 0x49, 0x46, 0x46],
+           String(decoding: head[8..<12], as: UTF8.self) == "RMID" {
+            return .midi
         }
-        throw CLIError("\(path): not a SoundFont or MIDI file (unrecognised header)")
+        if SoundBankKind.sniff(head: head) != nil { return .soundFont }
+        // Property lists are recognised further in than 12 bytes.
+        if (try? SoundBankKind.sniff(path: path)) ?? nil != nil { return .soundFont }
+        throw CLIError("\(path): not a SoundFont, DLS, sample bank or MIDI file (unrecognised header)")
     }
 
     func run() throws {
@@ -42,7 +44,8 @@ struct InfoCommand: ParsableCommand {
             let report = MIDIFileReport(file: try MIDIFile(contentsOfFile: file), path: file)
             if json { print(String(decoding: try encoder.encode(report), as: UTF8.self)) } else { print(report.text) }
         case .soundFont:
-            let report = SoundFontReport(soundFont: try SoundFont(contentsOf: file), path: file)
+            let bank = try SoundFont(contentsOfAnyBank: file, audioLoader: BankOption.audioLoader)
+            let report = SoundFontReport(soundFont: bank, path: file)
             if json { print(String(decoding: try encoder.encode(report), as: UTF8.self)) } else { print(report.text) }
         }
     }

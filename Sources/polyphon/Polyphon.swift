@@ -32,6 +32,12 @@ struct Polyphon: ParsableCommand {
             fail(error.description)
         } catch let error as SynthesizerError {
             fail(error.description)
+        } catch let error as SoundBankError {
+            fail(error.description)
+        } catch let error as DLSError {
+            fail(error.description)
+        } catch let error as SampleBankError {
+            fail(error.description)
         } catch let error as ConvertError {
             fail(error.description)
         } catch {
