@@ -6,6 +6,8 @@ import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
 
+extension StemMode: ExpressibleByArgument {}
+
 /// `polyphon render IN.mid …`: bounce MIDI to an audio file far faster than real time.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,6 +51,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Turn the chorus off.")
     var noChorus = false
 
+    @Option(help: "Also write one file per MIDI channel or per track (OUT-ch01.wav …); they add up to the mix.")
+    var stems: StemMode?
+
     @Option(help: "Longest tail after the last event, in seconds.")
     var maxTail: Double = 10
 
@@ -78,6 +83,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--format must be one of wav, aiff, caf, flac, ogg, opus, mp3")
         }
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
+        if stems != nil && normalize != nil {
+            throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
+        }
         if maxTail < 0 || leadIn < 0 { throw ValidationError("--max-tail and --lead-in must be ≥ 0") }
     }
 
@@ -108,6 +116,10 @@ struct RenderCommand: ParsableCommand {
         for input in inputs {
             let midi = try MIDIFile(contentsOfFile: input)
             let (path, fileFormat) = try destination(for: input)
+            if let stems {
+                try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
+                continue
+            }
             let target = AudioFileTarget(path: path, format: fileFormat, sampleFormat: sampleFormat ?? .int16,
                                          normalization: normalize.flatMap(PeakNormalization.init(argument:)))
             let summary = try renderer.render(midi, to: target, progress: showProgress ? { p in
@@ -122,6 +134,34 @@ struct RenderCommand: ParsableCommand {
                          path, r.duration, summary.peakDecibels, summary.loudness, r.maxVoices, r.speed,
                          summary.normalizationGain != 0 ? String(format: ", normalised %+.1f dB", summary.normalizationGain) : ""))
         }
+    }
+
+    /// Writes the mix to `path` and each stem beside it as NAME-LABEL.EXT.
+    func renderStems(_ renderer: OfflineRenderer, _ midi: MIDIFile, mode: StemMode, path: String,
+                     format: AudioFileFormat) throws {
+        let base = (path as NSString).deletingPathExtension
+        let ext = (path as NSString).pathExtension.isEmpty ? format.fileExtension : (path as NSString).pathExtension
+        var writers: [any AudioFileWriter] = []
+        func open(_ p: String) throws -> any AudioFileWriter {
+            let w = try makeAudioFileWriter(path: p, format: format, sampleFormat: sampleFormat ?? .int16,
+                                            channelCount: 2, sampleRate: rate)
+            writers.append(w)
+            return w
+        }
+        func sink(_ w: any AudioFileWriter) -> OfflineRenderer.Sink {
+            { l, r, n in try w.write(planar: [UnsafeBufferPointer(start: l, count: n), UnsafeBufferPointer(start: r, count: n)], frameCount: n) }
+        }
+        let mixWriter = try open(path)
+        var names: [String] = []
+        let summary = try renderer.renderStems(midi, mode: mode, stemSink: { stem in
+            let p = "\(base)-\(stem.label).\(ext)"
+            names.append(p)
+            return sink(try open(p))
+        }, mix: sink(mixWriter))
+        for w in writers { try w.close() }
+        print(String(format: "%@: %.2f s, peak %.1f dBFS, max %d voices, %.0f× real time, %d stems",
+                     path, summary.duration, summary.peakDecibels, summary.maxVoices, summary.speed, names.count))
+        for n in names { print("  \(n)") }
     }
 
     /// Output path and format: -o wins; else the input's name with the format's extension.
