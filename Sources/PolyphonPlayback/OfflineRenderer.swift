@@ -51,9 +51,10 @@ public final class OfflineRenderer {
         let events = schedule.events
 
         while true {
-            let inTail = frame >= lastFrame && next >= events.count
-            if inTail {
-                if options.endAtLastEvent || frame >= tailLimit { break }
+            let inTail = frame >= lastFrame
+            if inTail && options.endAtLastEvent { break }
+            if inTail && next >= events.count {
+                if frame >= tailLimit { break }
                 if synth.isIdle && synth.effectsAreSilent { break }
             }
             // In the tail, render in control-period steps so the file ends within 64 frames of

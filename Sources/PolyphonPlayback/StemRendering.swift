@@ -76,9 +76,10 @@ extension OfflineRenderer {
         var peak: Float = 0, maxVoices = 0
         let events = schedule.events
         while true {
-            let inTail = frame >= lastFrame && next >= events.count
-            if inTail {
-                if options.endAtLastEvent || frame >= tailLimit { break }
+            let inTail = frame >= lastFrame
+            if inTail && options.endAtLastEvent { break }
+            if inTail && next >= events.count {
+                if frame >= tailLimit { break }
                 if synths.allSatisfy({ $0.isIdle && $0.effectsAreSilent }) { break }
             }
             var n = inTail ? 64 : block

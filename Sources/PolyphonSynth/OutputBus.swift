@@ -41,13 +41,15 @@ final class OutputBus {
 
     /// Runs the effect sends into the dry signal and tracks whether the tails have ended:
     /// once nothing is sent, the effects are silent when the wet output falls below −120 dBFS.
-    /// Skips all work while nothing is sent and the tails are over.
+    ///
+    /// The units run on every frame even when nothing is sent: their modulation must follow
+    /// absolute time, or per-channel effect units (stems) would drift apart from the shared
+    /// ones and stems would no longer add up to the mix.
     func runEffects(_ n: Int) {
         guard reverb != nil || chorus != nil else { return }
         var input: Float = 0
         if reverb != nil { for i in 0..<n { input = max(input, abs(reverbSend[i])) } }
         if chorus != nil { for i in 0..<n { input = max(input, abs(chorusSend[i])) } }
-        if input == 0 && effectsSilent { return }
         var dry: Float = 0
         if input == 0 { for i in 0..<n { dry = max(dry, abs(left[i]), abs(right[i])) } }
         reverb?.process(input: reverbSend, addingTo: left, right, frameCount: n)

@@ -1,0 +1,79 @@
+import Foundation
+import PolyphonMIDI
+import PolyphonPlayback
+import PolyphonSoundFont
+import PolyphonSynth
+
+enum Fixtures {
+    /// A looped 441 Hz sine (100 points per period at 44.1 kHz) recorded at key 69.
+    static func sineBank(generators: [Generator] = []) -> SoundFont {
+        let pcm = (0..<4400).map { Int16((16000 * sin(2 * Double.pi * Double($0) / 100)).rounded()) }
+        return SoundFont.singleSample(pcm, sampleRate: 44_100, originalPitch: 69, loop: 100..<4400,
+                                      instrumentGenerators: generators)
+    }
+
+    /// A format-1 file at 480 PPQN, 120 BPM (960 ticks per second): notes as
+    /// (channel, key, start tick, length in ticks), each on its own track per channel.
+    static func song(_ notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)],
+                     extra: [MIDIEvent] = []) -> MIDIFile {
+        var byChannel: [UInt8: [MIDIEvent]] = [:]
+        for n in notes {
+            byChannel[n.channel, default: []] += [
+                MIDIEvent(tick: n.start, message: .noteOn(channel: n.channel, note: n.key, velocity: 100)),
+                MIDIEvent(tick: n.start + n.length, message: .noteOff(channel: n.channel, note: n.key, velocity: 0)),
+            ]
+        }
+        var tracks = [MIDITrack(events: extra.sorted { $0.tick < $1.tick } + [MIDIEvent(tick: extra.map(\.tick).max() ?? 0, message: .meta(.endOfTrack))])]
+        for ch in byChannel.keys.sorted() {
+            let events = byChannel[ch]!.sorted { $0.tick < $1.tick }
+            tracks.append(MIDITrack(events: events + [MIDIEvent(tick: events.last!.tick, message: .meta(.endOfTrack))]))
+        }
+        return MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(480), tracks: tracks)
+    }
+
+    static var tempDirectory: String {
+        let dir = NSTemporaryDirectory() + "polyphon-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+/// Collects rendered audio in memory.
+final class Capture {
+    var left: [Float] = []
+    var right: [Float] = []
+    var sink: OfflineRenderer.Sink {
+        { [self] l, r, n in
+            left.append(contentsOf: UnsafeBufferPointer(start: l, count: n))
+            right.append(contentsOf: UnsafeBufferPointer(start: r, count: n))
+        }
+    }
+}
+
+enum Tools {
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    static func path(_ tool: String) -> String? {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
+            return "\(dir)/\(tool)"
+        }
+        return nil
+    }
+
+    static func available(_ tool: String) -> Bool { isCI || path(tool) != nil }
+
+    /// Runs a tool; returns (status, stdout + stderr).
+    static func run(_ tool: String, _ args: [String], environment: [String: String]? = nil) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = args
+        if let environment { p.environment = environment }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
