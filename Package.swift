@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio"]),
         .testTarget(name: "PolyphonPlaybackTests",
                     dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),
-        .testTarget(name: "PolyphonCLITests", dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio"]),
+        .testTarget(name: "PolyphonCLITests",
+                    dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,105 @@
+import Foundation
+import PolyphonMIDI
+import PolyphonSoundFont
+
+/// Runs the built `polyphon` executable (it sits beside the test bundle).
+enum CLI {
+    static var binary: String {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // Swift Testing may run from inside the .xctest bundle on some platforms.
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("polyphon").path) {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("polyphon").path
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ args: [String], environment: [String: String] = [:]) throws -> Result {
+        try Tool.run(binary, args, environment: environment)
+    }
+
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// A directory for this test run's files.
+    static let workDirectory: String = {
+        let dir = NSTemporaryDirectory() + "polyphon-cli-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    /// A tiny bank: a looped sine preset "Sine Lead" on 0:0 and a drum kit on 128:0.
+    static func bankFile() throws -> String {
+        let path = workDirectory + "/test.sf2"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let pcm = (0..<4400).map { Int16((16000 * sin(2 * Double.pi * Double($0) / 100)).rounded()) }
+        var b = SoundFont.Builder(name: "CLI Test")
+        let s = b.addSample(pcm, name: "sine", sampleRate: 44_100, originalPitch: 69, loop: 100..<4400)
+        let inst = b.addInstrument("Sine", zones: [Zone(generators: [Generator(.sampleModes, 1), Generator(.releaseVolEnv, -1200),
+                                                                      Generator(.sampleID, Int16(s))])])
+        b.addPreset("Sine Lead", bank: 0, program: 0, zones: [Zone(generators: [Generator(.instrument, Int16(inst))])])
+        b.addPreset("Kit", bank: 128, program: 0, zones: [Zone(generators: [Generator(.instrument, Int16(inst))])])
+        try b.build().write(to: path)
+        return path
+    }
+
+    /// A two-track song: a 1 s note on channel 1 and a drum hit, 480 PPQN at 120 BPM.
+    static func songFile() throws -> String {
+        let path = workDirectory + "/song.mid"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let conductor = MIDITrack(events: [
+            MIDIEvent(tick: 0, message: .meta(.text(.trackName, MIDIText("Conductor")))),
+            MIDIEvent(tick: 0, message: .meta(.tempo(microsecondsPerQuarterNote: 500_000))),
+            MIDIEvent(tick: 0, message: .meta(.endOfTrack)),
+        ])
+        let melody = MIDITrack(events: [
+            MIDIEvent(tick: 0, message: .meta(.text(.trackName, MIDIText("Melody")))),
+            MIDIEvent(tick: 0, message: .programChange(channel: 0, program: 0)),
+            MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: 69, velocity: 100)),
+            MIDIEvent(tick: 960, message: .noteOff(channel: 0, note: 69, velocity: 0)),
+            MIDIEvent(tick: 960, message: .meta(.endOfTrack)),
+        ])
+        let drums = MIDITrack(events: [
+            MIDIEvent(tick: 240, message: .noteOn(channel: 9, note: 38, velocity: 110)),
+            MIDIEvent(tick: 480, message: .noteOff(channel: 9, note: 38, velocity: 0)),
+            MIDIEvent(tick: 480, message: .meta(.endOfTrack)),
+        ])
+        try MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(480),
+                     tracks: [conductor, melody, drums]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+enum Tool {
+    static func path(_ name: String) -> String? {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+
+    static func available(_ name: String) -> Bool { CLI.isCI || path(name) != nil }
+
+    static func run(_ executable: String, _ args: [String], environment: [String: String] = [:]) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read both pipes concurrently enough for small outputs: stdout first, then stderr.
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                          stderr: String(decoding: e, as: UTF8.self))
+    }
+}

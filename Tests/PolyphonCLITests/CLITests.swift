@@ -1,0 +1,154 @@
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+import PolyphonSoundFont
+import Testing
+
+@Suite("polyphon command line", .serialized)
+struct CLITests {
+    @Test func infoDescribesABank() throws {
+        let r = try CLI.run(["info", try CLI.bankFile()])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("0:0 Sine Lead"))
+        #expect(r.stdout.contains("128:0 Kit"))
+    }
+
+    @Test func infoJSONIsStable() throws {
+        let r = try CLI.run(["info", "--json", try CLI.bankFile()])
+        #expect(r.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let presets = try #require(json["presets"] as? [[String: Any]])
+        #expect(presets.count == 2)
+        let m = try CLI.run(["info", "--json", try CLI.songFile()])
+        #expect(m.status == 0)
+        let song = try #require(try JSONSerialization.jsonObject(with: Data(m.stdout.utf8)) as? [String: Any])
+        #expect(song["noteCount"] as? Int == 2)
+        #expect(song["format"] as? Int == 1)
+    }
+
+    @Test func infoDescribesASong() throws {
+        let r = try CLI.run(["info", try CLI.songFile()])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Melody"))
+        #expect(r.stdout.contains("2 notes"))
+    }
+
+    @Test func badInputIsOneLineAndExitCodeOne() throws {
+        let junk = CLI.workDirectory + "/junk.bin"
+        try Data("hello, not a file we know".utf8).write(to: URL(fileURLWithPath: junk))
+        let r = try CLI.run(["info", junk])
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(r.stderr.contains(junk))
+        // A truncated MIDI file names the track and the byte offset.
+        let song = try Data(contentsOf: URL(fileURLWithPath: try CLI.songFile()))
+        let cut = CLI.workDirectory + "/cut.mid"
+        try song.prefix(30).write(to: URL(fileURLWithPath: cut))
+        let t = try CLI.run(["info", cut])
+        #expect(t.status == 0 || t.status == 1)
+        if t.status == 1 {
+            #expect(t.stderr.split(separator: "\n").count == 1)
+            #expect(t.stderr.contains("cut.mid"))
+        } else {
+            #expect(t.stdout.lowercased().contains("warning"))
+        }
+        let missing = try CLI.run(["render", CLI.workDirectory + "/nope.mid", "-s", try CLI.bankFile()])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nope.mid"))
+    }
+
+    @Test func convertRewritesLosslessly() throws {
+        let out = CLI.workDirectory + "/song0.mid"
+        let r = try CLI.run(["convert", try CLI.songFile(), "-o", out, "--format", "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try MIDIFile(contentsOfFile: try CLI.songFile()), b = try MIDIFile(contentsOfFile: out)
+        #expect(b.format == .singleTrack)
+        #expect(b.noteCount == a.noteCount)
+        #expect(abs(b.duration - a.duration) < 1e-9)
+    }
+
+    @Test func renderWritesAWAVThatPythonAndSoxRead() throws {
+        let out = CLI.workDirectory + "/song.wav"
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("using bank"))
+        #expect(r.stdout.contains("LUFS"))
+        let file = try AudioFile(contentsOf: out)
+        #expect(file.sampleRate == 44100 && file.channelCount == 2)
+        // 1 s of note, then a release of 96 dB per 0.5 s from about −32 dBFS: the voice ends
+        // at the −90 dB noise floor after ≈ 0.3 s.
+        #expect(file.duration > 1.25 && file.duration < 1.45, "duration \(file.duration)")
+        if let python = Tool.path("python3") {
+            let script = "import wave,sys; w=wave.open(sys.argv[1]); print(w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes())"
+            let p = try Tool.run(python, ["-c", script, out])
+            #expect(p.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2 2 44100 \(file.frameCount)")
+        }
+    }
+
+    @Test(.enabled(if: Tool.available("sox")), arguments: ["aiff", "caf", "wav"])
+    func soxReadsEveryNativeFormat(format: String) throws {
+        let sox = try #require(Tool.path("sox"))
+        for bits in ["16", "24", "32f"] where !(format == "aiff" && bits == "32f") {
+            let out = CLI.workDirectory + "/fmt-\(bits).\(format)"
+            let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "--bits", bits, "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let info = try Tool.run(sox, ["--i", out])
+            #expect(info.stdout.contains("Channels       : 2"))
+            #expect(info.stdout.contains("Sample Rate    : 44100"))
+            let precision = bits == "16" ? "16-bit" : bits == "24" ? "24-bit" : "25-bit"
+            #expect(info.stdout.contains(precision), "\(format) \(bits): \(info.stdout)")
+        }
+    }
+
+    @Test func floatAndTwentyFourBitRoundTrip() throws {
+        let f32 = CLI.workDirectory + "/rt.caf", i24 = CLI.workDirectory + "/rt24.wav"
+        #expect(try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", f32, "--bits", "32f", "-q"]).status == 0)
+        #expect(try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", i24, "--bits", "24", "-q"]).status == 0)
+        let a = try AudioFile(contentsOf: f32), b = try AudioFile(contentsOf: i24)
+        #expect(a.frameCount == b.frameCount)
+        var worst: Float = 0
+        for c in 0..<2 { for i in 0..<a.frameCount { worst = max(worst, abs(a.channels[c][i] - b.channels[c][i])) } }
+        #expect(worst <= 1.0 / 8_388_608 * 1.01, "24-bit differs from float by \(worst)")
+    }
+
+    @Test func normalizeHitsItsTarget() throws {
+        let out = CLI.workDirectory + "/norm.wav"
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "--bits", "32f",
+                             "--normalize", "peak=-3dBFS", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let file = try AudioFile(contentsOf: out)
+        let peak = file.channels.flatMap { $0 }.map { abs($0) }.max() ?? 0
+        #expect(abs(20 * log10(Double(peak)) - (-3)) < 0.01)
+    }
+
+    @Test func stemsAreWrittenBesideTheMix() throws {
+        let out = CLI.workDirectory + "/stems.wav"
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "--stems", "channel", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: CLI.workDirectory + "/stems-ch01.wav"))
+        #expect(FileManager.default.fileExists(atPath: CLI.workDirectory + "/stems-ch10.wav"))
+    }
+
+    @Test func missingLibsndfileGivesTheInstallHint() throws {
+        let out = CLI.workDirectory + "/x.flac"
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "-q"],
+                            environment: ["POLYPHON_LIBSNDFILE": "/nonexistent/libsndfile.so.1"])
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").last?.contains("libsndfile1") == true, "\(r.stderr)")
+    }
+
+    @Test(.enabled(if: CLI.isCI || FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libsndfile.so.1")))
+    func flacThroughLibsndfile() throws {
+        let out = CLI.workDirectory + "/song.flac"
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let file = try AudioFile(contentsOf: out)
+        #expect(file.channelCount == 2 && file.frameCount > 44100)
+    }
+
+    @Test func usageErrorsAreRejected() throws {
+        let r = try CLI.run(["render", try CLI.songFile(), "--interpolation", "quintic"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("interpolation"))
+    }
+}
