@@ -149,7 +149,7 @@ else {
     print("\nsongs (\(args.effects ? "effects on" : "effects off"), cubic, \(Int(args.rate)) Hz):")
     print("file           audio s  polyphon ×RT  fluidsynth ×RT  ratio   RSS polyphon / fluidsynth   level dB  LSD dB  env r")
     var totalAudio = 0.0, totalPoly = 0.0, totalFluid = 0.0
-    var fidelity: [Fidelity] = []
+    var fidelity: [AudioComparison] = []
     var options = RenderOptions()
     options.sampleRate = args.rate
     options.synthesizer = config
@@ -176,7 +176,7 @@ else {
             totalFluid += ft
             line += String(format: "  %14.0f  %5.2f×  %6.1f MB / %6.1f MB", summary.duration / ft, ft / pt,
                            Double(peakRSSKiB()) / 1024, Double(rss) / 1024)
-            if let f = Fidelity.compare(out, tmp + "/f.wav", rate: args.rate) {
+            if let f = AudioComparison.compare(out, tmp + "/f.wav") {
                 line += String(format: "   %+7.2f  %6.2f  %5.3f", f.levelDifference, f.spectralDistance, f.envelopeCorrelation)
                 fidelity.append(f)
             }

@@ -1,13 +1,19 @@
 import Foundation
 
-/// Compares two renders of the same song: overall level difference, log-spectral distance of
-/// the long-term spectra, and correlation of their loudness envelopes. Streams both files, so
-/// memory does not grow with their length.
-struct Fidelity {
-    var levelDifference: Double      // dB, a − b
-    var spectralDistance: Double     // dB, RMS of the spectral difference after removing its mean
-    var envelopeCorrelation: Double  // Pearson r of 50 ms RMS envelopes
-    var seconds: Double
+/// Compares two renders of the same song — the fidelity tool used against FluidSynth: overall
+/// level difference, log-spectral distance of the long-term spectra, and correlation of the
+/// loudness envelopes. Streams both WAV files (16-bit PCM or 32-bit float), so memory does not
+/// grow with their length. Both are mixed to mono; the shorter length is compared.
+public struct AudioComparison: Sendable {
+    /// RMS level of the first file minus the second, dB.
+    public var levelDifference: Double
+    /// RMS over 30 Hz–16 kHz of the difference between the two long-term spectra (4096-point
+    /// Hann-windowed FFT frames, averaged), after removing its mean (the level difference), dB.
+    public var spectralDistance: Double
+    /// Pearson correlation of the two 50 ms RMS envelopes (1 = identical dynamics).
+    public var envelopeCorrelation: Double
+    /// Seconds compared.
+    public var seconds: Double
 
     static let fftSize = 4096
 
@@ -16,6 +22,7 @@ struct Fidelity {
         let handle: FileHandle
         let isFloat: Bool
         let channels: Int
+        let sampleRate: Double
         var remaining: Int
 
         init?(_ path: String) {
@@ -23,7 +30,7 @@ struct Fidelity {
             handle = h
             let header = [UInt8](h.readData(ofLength: 12))
             guard header.count == 12, header[0..<4] == [0x52, 0x49, 0x46, 0x46] else { return nil }
-            var fmt: (tag: Int, ch: Int, bits: Int)? = nil
+            var fmt: (tag: Int, ch: Int, bits: Int, rate: Int)? = nil
             while true {
                 let ck = [UInt8](h.readData(ofLength: 8))
                 guard ck.count == 8 else { return nil }
@@ -34,11 +41,13 @@ struct Fidelity {
                     guard f.count >= 16 else { return nil }
                     var tag = Int(f[0]) | Int(f[1]) << 8
                     if tag == 0xFFFE && f.count >= 26 { tag = Int(f[24]) | Int(f[25]) << 8 }
-                    fmt = (tag, Int(f[2]) | Int(f[3]) << 8, Int(f[14]) | Int(f[15]) << 8)
+                    fmt = (tag, Int(f[2]) | Int(f[3]) << 8, Int(f[14]) | Int(f[15]) << 8,
+                           Int(f[4]) | Int(f[5]) << 8 | Int(f[6]) << 16 | Int(f[7]) << 24)
                 } else if id == "data" {
                     guard let fmt, (fmt.tag == 1 && fmt.bits == 16) || (fmt.tag == 3 && fmt.bits == 32) else { return nil }
                     isFloat = fmt.tag == 3
                     channels = fmt.ch
+                    sampleRate = Double(fmt.rate)
                     remaining = size / (fmt.ch * fmt.bits / 8)
                     return
                 } else {
@@ -73,8 +82,12 @@ struct Fidelity {
         }
     }
 
-    static func compare(_ a: String, _ b: String, rate: Double) -> Fidelity? {
-        guard let sa = WAVStream(a), let sb = WAVStream(b) else { return nil }
+    /// Compares two WAV files; nil when either cannot be read as 16-bit or float WAV.
+    public static func compare(_ a: String, _ b: String) -> AudioComparison? {
+        guard let sa = WAVStream(a), let sb = WAVStream(b), sa.sampleRate == sb.sampleRate, sa.sampleRate > 0 else {
+            return nil
+        }
+        let rate = sa.sampleRate
         let n = fftSize
         var window = [Double](repeating: 0, count: n)
         for i in 0..<n { window[i] = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n)) }
@@ -112,7 +125,7 @@ struct Fidelity {
         }
         let mean = diffs.reduce(0, +) / Double(max(diffs.count, 1))
         let lsd = (diffs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(diffs.count, 1))).squareRoot()
-        return Fidelity(levelDifference: level, spectralDistance: lsd,
+        return AudioComparison(levelDifference: level, spectralDistance: lsd,
                         envelopeCorrelation: correlation(envA, envB), seconds: Double(count) / rate)
     }
 
