@@ -13,7 +13,7 @@ enum DrumSound: Int, CaseIterable, Sendable {
         func points(_ seconds: Double, _ f: (Double, inout SeededRandom) -> Double) -> [Double] {
             (0..<Int(seconds * Self.rate)).map { f(Double($0) / Self.rate, &random) }
         }
-        func e(_ t: Double, _ tau: Double) -> Double { PortableMath.exp(-t / tau) }
+        func e(_ t: Double, _ tau: Double) -> Double { DecayTable.value(t / tau) }
         // TR-808 metal: six square waves at inharmonic frequencies.
         func metal(_ t: Double, _ scale: Double) -> Double {
             var s = 0.0

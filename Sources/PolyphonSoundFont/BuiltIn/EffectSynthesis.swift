@@ -11,7 +11,7 @@ enum EffectSynthesis {
         var phase = 0.0
         for n in 0..<count {
             let t = Double(n) / rate
-            let envelope = min(1, t / 0.02) * PortableMath.exp(-t / 0.09)
+            let envelope = min(1, t / 0.02) * DecayTable.value(t / 0.09)
             // Winding ridges passing under the finger: a pulse train rising from 300 to 900 Hz.
             phase += (300 + 1800 * t) / rate
             let ridge = SineTable.value(cycles: phase)
@@ -33,7 +33,7 @@ enum EffectSynthesis {
             let active = t < 0.18
             let f = frequency * (1 + local / 0.09) * (1 + 0.05 * SineTable.value(cycles: t * 40))
             phase += f / rate
-            let envelope = active ? PortableMath.sin(PortableMath.pi * local / 0.09) : 0
+            let envelope = active ? SineTable.value(cycles: 0.5 * local / 0.09) : 0
             points[n] = envelope * SineTable.value(cycles: phase)
         }
         return .looped(period: points, frequency: frequency)
@@ -67,7 +67,7 @@ enum EffectSynthesis {
             let gain = 0.4 + 0.6 * random.unit()
             var filter = Biquad(.bandPass, frequency: 800 + 1600 * random.unit(), q: 1.2)
             for i in 0..<Int(0.03 * rate) {
-                let v = filter.process(random.bipolar()) * gain * PortableMath.exp(-Double(i) / (0.006 * rate))
+                let v = filter.process(random.bipolar()) * gain * DecayTable.value(Double(i) / (0.006 * rate))
                 points[(start + i) % length] += v
             }
         }
@@ -83,9 +83,9 @@ enum EffectSynthesis {
         for n in 0..<count {
             let t = Double(n) / rate
             let noise = random.bipolar()
-            let crack = noise * PortableMath.exp(-t / 0.02)
-            let rumble = low.process(noise) * 3 * PortableMath.exp(-t / 0.35)
-            let boom = SineTable.value(cycles: 55 * t) * PortableMath.exp(-t / 0.12)
+            let crack = noise * DecayTable.value(t / 0.02)
+            let rumble = low.process(noise) * 3 * DecayTable.value(t / 0.35)
+            let boom = SineTable.value(cycles: 55 * t) * DecayTable.value(t / 0.12)
             points[n] = crack + rumble + 0.8 * boom
         }
         return GeneratedSample(points: points, loop: nil, frequency: nil)

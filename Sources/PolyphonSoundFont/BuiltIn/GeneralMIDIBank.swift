@@ -129,9 +129,17 @@ enum GeneralMIDIBank {
     /// that brings the RMS of its first second to ``referenceRMS``; zones clamp the sum at 0.
     private static func store(_ sample: GeneratedSample, name: String, in builder: inout SoundFont.Builder) -> Stored {
         let peak = max(sample.peak, 1e-12)
-        let scale = 0.97 * 32767 / peak
-        let pcm = sample.points.map { Int16(($0 * scale).rounded()) }
         let rms = sample.playbackRMS / peak * 0.97
+        let scale = 0.97 * 32767 / peak
+        // Round half away from zero by hand: the same result as `rounded()`, without a libm call
+        // per point.
+        let pcm = [Int16](unsafeUninitializedCapacity: sample.points.count) { buffer, count in
+            for (i, x) in sample.points.enumerated() {
+                let v = x * scale
+                buffer[i] = Int16(truncatingIfNeeded: v >= 0 ? Int(v + 0.5) : -Int(-v + 0.5))
+            }
+            count = sample.points.count
+        }
         let levelDB = 20 * PortableMath.log(max(rms, 1e-6) / referenceRMS) / PortableMath.log(10)
         let (key, cents) = sample.rootKeyAndCorrection
         let index = builder.addSample(pcm, name: name, sampleRate: UInt32(GeneratedSample.rate), originalPitch: key,

@@ -31,16 +31,26 @@ struct GeneratedSample {
     /// which programs are levelled.
     var playbackRMS: Double {
         let count = Int(Self.rate)
-        var s = 0.0
-        for n in 0..<count {
-            var i = n
-            if let loop, i >= loop.upperBound { i = loop.lowerBound + (i - loop.lowerBound) % loop.count }
-            if i >= points.count { break }
-            s += points[i] * points[i]
+        func energy(_ r: Range<Int>) -> Double {
+            var s = 0.0
+            for i in r { s += points[i] * points[i] }
+            return s
         }
-        return (s / Double(count)).squareRoot()
+        guard let loop, loop.upperBound <= points.count, !loop.isEmpty else {
+            return (energy(0..<min(count, points.count)) / Double(count)).squareRoot()
+        }
+        var total = energy(0..<min(count, loop.upperBound))
+        var played = loop.upperBound
+        let loopEnergy = energy(loop)
+        while played + loop.count <= count { total += loopEnergy; played += loop.count }
+        if played < count { total += energy(loop.lowerBound..<loop.lowerBound + (count - played)) }
+        return (total / Double(count)).squareRoot()
     }
 
     /// The largest absolute point.
-    var peak: Double { points.reduce(0) { max($0, abs($1)) } }
+    var peak: Double {
+        var p = 0.0
+        for x in points where abs(x) > p { p = abs(x) }
+        return p
+    }
 }

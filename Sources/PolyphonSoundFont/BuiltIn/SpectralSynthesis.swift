@@ -24,7 +24,27 @@ enum SpectralSynthesis {
     /// coherent).
     static func table(_ components: [SpectralComponent], length: Int, seed: UInt64,
                       transform: FourierTransform) -> [Double] {
+        tables(components, seed: seed, nil, seed: 0, length: length, transform: transform).0
+    }
+
+    /// Two tables from one inverse FFT (the second is empty when `second` is nil).
+    static func tables(_ first: [SpectralComponent], seed firstSeed: UInt64,
+                       _ second: [SpectralComponent]?, seed secondSeed: UInt64,
+                       length: Int, transform: FourierTransform) -> ([Double], [Double]) {
         precondition(transform.size == length)
+        let a = (magnitudes: magnitudes(first, length: length), phases: phases(length: length, seed: firstSeed))
+        let b = second.map { (magnitudes: magnitudes($0, length: length), phases: phases(length: length, seed: secondSeed)) }
+        return transform.realSignals(first: a, second: b)
+    }
+
+    /// Random phases in cycles, one per bin.
+    private static func phases(length: Int, seed: UInt64) -> [Double] {
+        var random = SeededRandom(seed: seed)
+        return (0..<length / 2).map { _ in random.unit() }
+    }
+
+    /// Bin magnitudes: each component's power spread over a Gaussian profile of its bandwidth.
+    private static func magnitudes(_ components: [SpectralComponent], length: Int) -> [Double] {
         let binWidth = GeneratedSample.rate / Double(length)
         var power = [Double](repeating: 0, count: length / 2)
         for c in components where c.amplitude > 0 {
@@ -38,19 +58,19 @@ enum SpectralSynthesis {
             let lo = max(1, Int((centre - 3 * sigma).rounded(.down)))
             let hi = min(length / 2 - 1, Int((centre + 3 * sigma).rounded(.up)))
             guard lo <= hi else { continue }
-            var weights = [Double](repeating: 0, count: hi - lo + 1), total = 0.0
+            var total = 0.0
             for k in lo...hi {
                 let d = (Double(k) - centre) / sigma
-                weights[k - lo] = PortableMath.exp(-0.5 * d * d)
-                total += weights[k - lo]
+                total += DecayTable.value(0.5 * d * d)
             }
             guard total > 0 else { continue }
             let scale = c.amplitude * c.amplitude / total
-            for k in lo...hi { power[k] += weights[k - lo] * scale }
+            for k in lo...hi {
+                let d = (Double(k) - centre) / sigma
+                power[k] += DecayTable.value(0.5 * d * d) * scale
+            }
         }
-        var random = SeededRandom(seed: seed)
-        let phases = (0..<length / 2).map { _ in random.unit() * PortableMath.twoPi }
-        return transform.realSignal(magnitudes: power.map { $0.squareRoot() }, phases: phases)
+        return power.map { $0.squareRoot() }
     }
 
     /// Scales `x` so its largest point is 1.

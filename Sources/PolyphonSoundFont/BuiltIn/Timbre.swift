@@ -55,8 +55,13 @@ struct SpectralRecipe: Sendable {
     var drive = 0.0
     /// Highest partial frequency; keeps transposition above the root free of aliasing.
     var ceiling = 11_000.0
-    /// Loop length in points (power of two): longer loops hold wider, lusher spectra.
-    var length = 8192
+    /// Loop length in points (power of two): longer loops hold wider, lusher spectra and make
+    /// noise repeat less often. Nil picks 4096 for pure tones (whose partials fit in single
+    /// bins anyway) and 8192 for anything with noise or width.
+    var length: Int? = nil
+
+    /// The loop length used.
+    var loopLength: Int { length ?? (noise.isEmpty && bandwidthCents <= 2 ? 4096 : 8192) }
     /// What plays once before the loop.
     var attack: AttackRecipe? = nil
     /// Periodic amplitude modulation of the whole sample: (cycles per loop, depth 0…1).
@@ -87,34 +92,39 @@ struct SpectralRecipe: Sendable {
     }
 
     func render(frequency: Double, seed: UInt64, transforms: inout [Int: FourierTransform]) -> GeneratedSample {
+        let length = loopLength
         let fft = transforms[length] ?? FourierTransform(size: length)
         transforms[length] = fft
         let f0 = SpectralSynthesis.binFrequency(near: frequency, length: length, multiple: partials == nil ? 1 : 2)
         let tone = components(f0: f0, amplitude: harmonics)
-        var main = tone.isEmpty ? [Double](repeating: 0, count: length)
-            : SpectralSynthesis.table(tone, length: length, seed: seed, transform: fft)
+        // The tone and its noise bands come out of one inverse FFT (real and imaginary parts).
+        let bands = noise.map { SpectralComponent(frequency: $0.centre, amplitude: $0.level, bandwidth: $0.width) }
+        var (main, noiseTable) = SpectralSynthesis.tables(tone, seed: seed, bands.isEmpty ? nil : bands, seed: seed &+ 77,
+                                                          length: length, transform: fft)
         if !noise.isEmpty {
-            // All bands in one table; beside a tone their levels are relative to its RMS.
-            let bands = noise.map { SpectralComponent(frequency: $0.centre, amplitude: $0.level, bandwidth: $0.width) }
-            let table = SpectralSynthesis.table(bands, length: length, seed: seed &+ 77, transform: fft)
+            // Beside a tone, band levels are relative to the tone's RMS.
             let wanted = (noise.reduce(0) { $0 + $1.level * $1.level }).squareRoot() * (tone.isEmpty ? 0.3 : Self.rms(main))
-            let scale = wanted / max(Self.rms(table), 1e-12)
-            for n in 0..<length { main[n] += table[n] * scale }
+            let scale = wanted / max(Self.rms(noiseTable), 1e-12)
+            for n in 0..<length { main[n] += noiseTable[n] * scale }
         }
         // The attack (played once) is the periodic tone plus transients that fade to exactly
         // zero where the loop starts; the loop is any L consecutive points after it, which the
         // tone's periodicity makes seamless wherever it begins.
         let attackCount = attack.map { Int($0.duration * GeneratedSample.rate) } ?? 8
-        var points = (0..<attackCount + length + 8).map { main[$0 % length] }
+        var points: [Double] = []
+        points.reserveCapacity(attackCount + length + 8)
+        while points.count < attackCount + length + 8 {
+            points += main.prefix(attackCount + length + 8 - points.count)
+        }
         if let attack {
-            let bright = attack.brightness.map {
-                SpectralSynthesis.table(components(f0: f0, amplitude: $0), length: length, seed: seed, transform: fft)
-            }
-            let burst = attack.noiseLevel > 0
-                ? SpectralSynthesis.normalized(SpectralSynthesis.table(
-                    [SpectralComponent(frequency: attack.noiseCentre, amplitude: 1, bandwidth: attack.noiseWidth)],
-                    length: length, seed: seed &+ 991, transform: fft))
-                : nil
+            // Bright partials (same phases as the tone, so they add coherently) and the noise
+            // burst share one inverse FFT.
+            let burstBand = [SpectralComponent(frequency: attack.noiseCentre, amplitude: 1, bandwidth: attack.noiseWidth)]
+            let (brightTable, burstTable) = SpectralSynthesis.tables(
+                components(f0: f0, amplitude: attack.brightness ?? { _, _ in 0 }), seed: seed,
+                attack.noiseLevel > 0 ? burstBand : nil, seed: seed &+ 991, length: length, transform: fft)
+            let bright = attack.brightness == nil ? nil : brightTable
+            let burst = attack.noiseLevel > 0 ? SpectralSynthesis.normalized(burstTable) : nil
             let mainPeak = max(main.reduce(0) { max($0, abs($1)) }, 1e-12)
             let brightGain = bright.map { b in mainPeak / max(b.reduce(0) { max($0, abs($1)) }, 1e-12) * attack.brightLevel } ?? 0
             // Exponential decays by recursion (one multiply per point instead of an exp).
@@ -136,7 +146,7 @@ struct SpectralRecipe: Sendable {
             for n in sample.points.indices {
                 let offset = ((n - start) % length + length) % length
                 let phase = Double(offset * tremolo.cycles % length) / Double(length)
-                sample.points[n] *= 1 - tremolo.depth * (0.5 + 0.5 * PortableMath.cos(PortableMath.twoPi * phase))
+                sample.points[n] *= 1 - tremolo.depth * (0.5 + 0.5 * SineTable.value(cycles: phase + 0.25))
             }
         }
         if drive > 0 {
