@@ -199,7 +199,7 @@ enum GeneralMIDIPrograms {
     ]
 
     static let ethnic: [P] = [
-        P("Sitar", .sitar, .decaying(9, release: 0.4), keyToDecay: 20, reverb: 250),
+        P("Sitar", .sitar, .decaying(9, release: 0.4), keyToDecay: 20, filter: 5000, reverb: 250),
         P("Banjo", .banjo, .decaying(4, release: 0.15), keyToDecay: 20, reverb: 150),
         P("Shamisen", .shamisen, .decaying(3.5, release: 0.12), keyToDecay: 20, reverb: 200),
         P("Koto", .koto, .decaying(8, release: 0.4), keyToDecay: 20, reverb: 250),
