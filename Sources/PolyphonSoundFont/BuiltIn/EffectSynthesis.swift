@@ -6,14 +6,14 @@ enum EffectSynthesis {
     /// A finger sliding on a wound string: a short scrape whose band glides upward.
     @Sendable static func fretNoise(_ frequency: Double, _ seed: UInt64) -> GeneratedSample {
         var random = SeededRandom(seed: seed)
-        let count = Int(0.35 * rate)
+        let count = Int(0.6 * rate)
         var points = [Double](repeating: 0, count: count)
         var phase = 0.0
         for n in 0..<count {
             let t = Double(n) / rate
-            let envelope = min(1, t / 0.02) * DecayTable.value(t / 0.09)
+            let envelope = min(1, t / 0.02) * DecayTable.value(t / 0.16)
             // Winding ridges passing under the finger: a pulse train rising from 300 to 900 Hz.
-            phase += (300 + 1800 * t) / rate
+            phase += (300 + 1200 * t) / rate
             let ridge = SineTable.value(cycles: phase)
             points[n] = envelope * (0.6 * random.bipolar() * (0.5 + 0.5 * ridge) + 0.4 * ridge * ridge * ridge)
         }

@@ -18,8 +18,8 @@ enum GeneralMIDIPrograms {
         -4, -3, -2, -3, 0, 0, -1, 6, -1, 0, 1, 0, -3, 1, 3, 2,
         -3, -3, -3, -3, -2, -2, -2, -2, -2, -2, -2, -2, -2, -3, -2, -2,
         -3, -3, -2, -1, -1, -2, -3, -1, 6, 1, 3, 1, 4, 2, 0, 4,
-        8, 4, 8, 2, 2, 7, 8, 4, 2, 8, 8, 2, 7, -3, 0, -2,
-        4, 8, 5, 8, 5, 6, 8, 8, 8, -3, -2, -3, -3, 0, -1, 2,
+        8, 4, 8, 2, 2, 7, 8, 4, 4, 10, 10, 2, 7, -3, 0, -2,
+        4, 8, 5, 10, 5, 6, 8, 10, 10, -3, -2, -3, -3, 0, -1, 4,
     ]
 
     static let piano: [P] = [
@@ -65,7 +65,7 @@ enum GeneralMIDIPrograms {
         P("Acoustic Guitar (steel)", .steelGuitar, .decaying(9, release: 0.4), keyToDecay: 30, detune: 3, width: 0.3, reverb: 200),
         P("Electric Guitar (jazz)", .jazzGuitar, .decaying(7, release: 0.25), keyToDecay: 30, filter: 3000, reverb: 150),
         P("Electric Guitar (clean)", .cleanGuitar, .decaying(9, release: 0.25), keyToDecay: 30, reverb: 150, chorus: 400),
-        P("Electric Guitar (muted)", .mutedGuitar, .decaying(2, release: 0.08), keyToDecay: 20, filter: 2500, reverb: 100),
+        P("Electric Guitar (muted)", .mutedGuitar, .decaying(3.5, release: 0.08), keyToDecay: 20, filter: 2500, reverb: 100),
         P("Overdriven Guitar", .overdriveGuitar, .swell(0.004, decay: 18, sustainDB: 30, release: 0.2), filter: 4500,
           sweep: S(decay: 0.6, sustain: 0.3, filterCents: 1200), vibrato: (5, 8, 0.6), reverb: 200),
         P("Distortion Guitar", .distortionGuitar, .swell(0.004, decay: 20, sustainDB: 30, release: 0.2), filter: 5000,
@@ -213,7 +213,7 @@ enum GeneralMIDIPrograms {
         P("Tinkle Bell", .tinkleBell, .decaying(5, release: 0.6), keyToDecay: 20, reverb: 300),
         P("Agogo", .agogo, .decaying(2, release: 0.3), keyToDecay: 20, reverb: 200),
         P("Steel Drums", .steelDrum, .decaying(4, release: 0.4), keyToDecay: 20, reverb: 250),
-        P("Woodblock", .woodblock, .decaying(0.9, release: 0.1), keyToDecay: 20, reverb: 150),
+        P("Woodblock", .woodblock, .decaying(1.3, release: 0.1), keyToDecay: 20, reverb: 150),
         P("Taiko Drum", .membrane, .decaying(3, release: 0.5), filter: 1500, sweep: S(decay: 0.3, sustain: 0, pitchCents: 200), reverb: 300),
         P("Melodic Tom", .membrane, .decaying(2.5, release: 0.4), filter: 3000, sweep: S(decay: 0.6, sustain: 0, pitchCents: 500), reverb: 250),
         P("Synth Drum", .sineDrum, .decaying(2.5, release: 0.3), sweep: S(decay: 0.5, sustain: 0, pitchCents: 1200), reverb: 200),

@@ -210,8 +210,12 @@ struct PluckRecipe: Sendable {
         let pick = max(1, Int(pickPosition * Double(period)))
         let combed = (0..<period).map { excitation[$0] - excitation[($0 + period - pick) % period] }
         let mean = combed.reduce(0, +) / Double(period)
+        let excitationPeak = max(combed.reduce(0) { max($0, abs($1 - mean)) }, 1e-12)
         var y = [Double](repeating: 0, count: count)
-        for i in 0..<period { y[i] = combed[i] - mean }
+        // Soft-limit the excitation: noise peaks three or four times above its RMS, and the
+        // sample is normalised to its first period's peak, so untamed peaks would leave the
+        // string itself quiet. Limiting noise only reshapes noise.
+        for i in 0..<period { y[i] = PortableMath.tanh(2.5 * (combed[i] - mean) / excitationPeak) }
         // Symmetric three-tap loss filter: zero phase, so the period stays exactly `period`.
         let centre = 1 - 0.5 * damping, side = (1 - centre) / 2
         let rho = PortableMath.exp(-6.907755 / (decay * GeneratedSample.rate / Double(period)))

@@ -128,7 +128,7 @@ enum TimbreName: Int, CaseIterable, Sendable {
         case .cleanGuitar:
             return Self.pluck(Self.mid, PluckRecipe(brightness: 0.7, damping: 0.35, pickPosition: 0.1, duration: 0.6, decay: 5))
         case .mutedGuitar:
-            return Self.pluck(Self.mid, PluckRecipe(brightness: 0.6, damping: 0.9, pickPosition: 0.15, duration: 0.5, decay: 0.9))
+            return Self.pluck(Self.mid, PluckRecipe(brightness: 0.6, damping: 0.8, pickPosition: 0.15, duration: 0.5, decay: 2))
         case .overdriveGuitar:
             return Self.spectral(Self.mid, SpectralRecipe(harmonics: { h, hz in S.rolloff(h, 1.1) * S.air(hz, 3000) },
                                                           bandwidthCents: 2, drive: 3, ceiling: 7000))
@@ -292,7 +292,7 @@ enum TimbreName: Int, CaseIterable, Sendable {
         case .sitar:
             return Self.pluck(Self.mid, PluckRecipe(brightness: 1, damping: 0.1, pickPosition: 0.03, duration: 0.6, decay: 5, drive: 2.5))
         case .banjo:
-            return Self.pluck(Self.mid, PluckRecipe(brightness: 0.95, damping: 0.45, pickPosition: 0.06, duration: 0.6, decay: 1.5))
+            return Self.pluck(Self.mid, PluckRecipe(brightness: 0.95, damping: 0.45, pickPosition: 0.06, duration: 0.6, decay: 2.5))
         case .shamisen:
             return Self.pluck(Self.mid, PluckRecipe(brightness: 1, damping: 0.5, pickPosition: 0.04, duration: 0.5, decay: 1.2, drive: 0.8))
         case .koto:
