@@ -38,17 +38,24 @@ enum GeneralMIDIBank {
         builder.info.software = "Polyphon"
         builder.info.comments = "General MIDI bank synthesized in code by Polyphon: additive and PADsynth spectra, "
             + "Karplus-Strong strings, FM and noise models. No recorded samples."
+        // Transforms are built once and shared read-only by the concurrent renders.
         var transforms: [Int: FourierTransform] = [:]
+        for size in [4096, 8192, 16384, 65536] { transforms[size] = FourierTransform(size: size) }
 
-        // Timbres, rendered once each and shared by every program that names them.
-        var timbreSamples: [TimbreName: [[Stored]]] = [:]
+        // Timbres, rendered once each (concurrently; each from its own seed) and shared by
+        // every program that names them. Samples are stored in timbre order.
         let used = Set(GeneralMIDIPrograms.all.map(\.timbre))
-        for name in TimbreName.allCases where used.contains(name) {
-            let timbre = name.timbre
-            let rendered = timbre.render(seed: UInt64(name.rawValue + 1) &* 0x9E37_79B9, transforms: &transforms)
-            timbreSamples[name] = rendered.enumerated().map { i, channels in
+        let names = TimbreName.allCases.filter { used.contains($0) }
+        let shared = transforms
+        let rendered = ParallelRendering.map(names.count) { i in
+            names[i].timbre.render(seed: UInt64(names[i].rawValue + 1) &* 0x9E37_79B9, transforms: shared)
+        }
+        var timbreSamples: [TimbreName: [[Stored]]] = [:]
+        for (name, samples) in zip(names, rendered) {
+            let roots = name.timbre.roots
+            timbreSamples[name] = samples.enumerated().map { i, channels in
                 channels.enumerated().map { c, sample in
-                    let label = String(String(describing: name).prefix(14)) + " \(timbre.roots[i])" + (channels.count > 1 ? (c == 0 ? "L" : "R") : "")
+                    let label = String(String(describing: name).prefix(14)) + " \(roots[i])" + (channels.count > 1 ? (c == 0 ? "L" : "R") : "")
                     return store(sample, name: label, in: &builder)
                 }
             }
@@ -93,8 +100,9 @@ enum GeneralMIDIBank {
 
     private static func addDrumKit(to builder: inout SoundFont.Builder) {
         var stored: [DrumSound: Stored] = [:]
-        for sound in DrumSound.allCases {
-            let sample = sound.render(seed: 0xD7_0000 &+ UInt64(sound.rawValue) &* 7919)
+        let sounds = DrumSound.allCases
+        let rendered = ParallelRendering.map(sounds.count) { sounds[$0].render(seed: 0xD7_0000 &+ UInt64(sounds[$0].rawValue) &* 7919) }
+        for (sound, sample) in zip(sounds, rendered) {
             stored[sound] = store(sample, name: String(describing: sound).prefix(18) + " d", in: &builder)
         }
         let zones = GeneralMIDIDrumKit.drums.map { drum -> Zone in

@@ -21,13 +21,13 @@ struct Timbre: Sendable {
     var stereo = false
 
     /// Renders the samples for every root: `[root index][channel]`.
-    func render(seed: UInt64, transforms: inout [Int: FourierTransform]) -> [[GeneratedSample]] {
+    func render(seed: UInt64, transforms: [Int: FourierTransform]) -> [[GeneratedSample]] {
         roots.enumerated().map { i, root in
             let f = PortableMath.frequency(ofKey: Double(root))
             return (0..<(stereo ? 2 : 1)).map { channel in
                 let s = seed &+ UInt64(i * 2 + channel) &* 0x1000_0000_1B3
                 switch source {
-                case .spectral(let r): return r.render(frequency: f, seed: s, transforms: &transforms)
+                case .spectral(let r): return r.render(frequency: f, seed: s, transforms: transforms)
                 case .plucked(let r): return r.render(frequency: f, seed: s)
                 case .frequencyModulation(let r): return r.render(frequency: f)
                 case .custom(let make): return make(f, s)
@@ -91,10 +91,9 @@ struct SpectralRecipe: Sendable {
         return out
     }
 
-    func render(frequency: Double, seed: UInt64, transforms: inout [Int: FourierTransform]) -> GeneratedSample {
+    func render(frequency: Double, seed: UInt64, transforms: [Int: FourierTransform]) -> GeneratedSample {
         let length = loopLength
         let fft = transforms[length] ?? FourierTransform(size: length)
-        transforms[length] = fft
         let f0 = SpectralSynthesis.binFrequency(near: frequency, length: length, multiple: partials == nil ? 1 : 2)
         let tone = components(f0: f0, amplitude: harmonics)
         // The tone and its noise bands come out of one inverse FFT (real and imaginary parts).
