@@ -7,7 +7,7 @@ import PolyphonSoundFont
 struct BankOption: ParsableArguments {
     @Option(name: [.customLong("soundfont"), .customShort("s")],
             help: ArgumentHelp("Bank to play: SoundFont (.sf2/.sf3), DLS, or a SoundBankPlayer .plist.",
-                               discussion: "Default: $POLYPHON_SOUNDFONT, $SOUNDFONT, ~/.local/share/soundfonts, ~/.soundfonts, the system's GM bank, then the built-in bank."))
+                               discussion: "'builtin' selects the built-in General MIDI bank. Default: $POLYPHON_SOUNDFONT, $SOUNDFONT, ~/.local/share/soundfonts, ~/.soundfonts, the system's GM bank, then the built-in bank."))
     var soundfont: String?
 
     /// Reads the sample files of SoundBankPlayer banks.
@@ -18,14 +18,19 @@ struct BankOption: ParsableArguments {
 
     /// Loads the bank found by the documented search and says which one (one line on stderr).
     func load(quiet: Bool = false) throws -> (bank: SoundFont, name: String) {
+        if soundfont == "builtin" || soundfont == "built-in" {
+            if !quiet { note("polyphon: using the built-in General MIDI bank") }
+            return (SoundFont.builtInGeneralMIDI, "built-in")
+        }
         switch try SoundBankLocator().locate(explicitPath: soundfont) {
         case .file(let path, let origin):
             let bank = try SoundFont(contentsOfAnyBank: path, audioLoader: Self.audioLoader)
             if !quiet { note("polyphon: using bank \(path) (from \(origin))") }
             return (bank, path)
         case .builtIn:
-            throw CLIError("no SoundFont found: pass --soundfont FILE or set POLYPHON_SOUNDFONT "
-                + "(Debian/Ubuntu: apt install fluid-soundfont-gm)")
+            let bank = SoundFont.builtInGeneralMIDI
+            if !quiet { note("polyphon: no SoundFont found; using the built-in General MIDI bank") }
+            return (bank, "built-in")
         }
     }
 }
