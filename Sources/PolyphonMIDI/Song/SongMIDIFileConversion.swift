@@ -40,7 +40,7 @@ extension Song {
             var endTick: Int?
             for event in fileTrack.events {
                 order += 1
-                lastTick = max(lastTick, event.tick)
+                if !event.message.isEndOfTrack { lastTick = max(lastTick, event.tick) }
                 let message = event.message
                 if message.isNoteOff {
                     let (channel, key, velocity): (UInt8, UInt8, UInt8)
@@ -109,8 +109,9 @@ extension Song {
                 }
                 add(kind, at: beatOf(tick), toTrack: trackIndex)
             }
-            let lastEventTick = items.map(\.tick).max() ?? 0
-            if let endTick, endTick > lastEventTick { setEnd(ofTrack: trackIndex, to: beatOf(endTick)) }
+            // An open note already lasts to the end of the track: no explicit end needed.
+            let hasOpenNotes = openNotes.values.contains { !$0.isEmpty }
+            if let endTick, endTick > lastTick, !hasOpenNotes { setEnd(ofTrack: trackIndex, to: beatOf(endTick)) }
         }
         // The last of several changes at one tick wins, as in TempoMap.
         tempoEvents.sort { ($0.tick, $0.order) < ($1.tick, $1.order) }
