@@ -40,9 +40,7 @@ extension MIDIPlayer {
         let looping = renderLoop != nil && loopJumpsLeft != 0 && position < loopEndFrame
         let limit = looping ? loopEndFrame : Double(timeline.endFrame)
         if position >= limit {
-            releaseAllNotes()
-            renderState = .tail
-            tailFrames = 0
+            enterTail()
             return 0
         }
         let frames = min(count, max(1, Int(((limit - position) / renderRate).rounded(.up))))
@@ -83,8 +81,18 @@ extension MIDIPlayer {
             if loopJumpsLeft > 0 { loopJumpsLeft -= 1 }
             nextEvent = timeline.firstEvent(atOrAfter: position)
             nextGridPoint = timeline.firstGridPoint(atOrAfter: position)
+        } else if !looping && position >= limit {
+            enterTail()
         }
         return frames
+    }
+
+    /// The song is over: from here on only its tail renders.
+    private func enterTail() {
+        releaseAllNotes()
+        renderState = .tail
+        tailFrames = 0
+        _ = completeIfTailEnded()
     }
 
     /// Renders the tail in steps of 64 frames (the synthesizer's control period) and completes
@@ -92,24 +100,32 @@ extension MIDIPlayer {
     /// the offline renderer ends its files.
     private func renderTail(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
                             _ count: Int) -> Int {
+        if completeIfTailEnded() { return 0 }
         let limit = Int64(renderMaximumTail * synthesizer.sampleRate)
-        if tailFrames % 64 == 0 || tailFrames >= limit {
-            if (synthesizer.isIdle && synthesizer.effectsAreSilent) || tailFrames >= limit {
-                renderState = .stopped
-                playingFlag.store(false, ordering: .releasing)
-                lastCompletionFrame.store(outputFrame, ordering: .releasing)
-                let timeline = renderTimeline.takeUnretainedValue()
-                emit(PlayerCallback(kind: .completion, frame: outputFrame, time: timeline.duration,
-                                    beat: timeline.beat(atFrame: position)))
-                return 0
-            }
-        }
         var frames = min(count, 64 - Int(tailFrames % 64))
         frames = max(1, min(Int64(frames), limit - tailFrames).clampedToInt)
         synthesizer.render(left: left, right: right, frameCount: frames)
         outputFrame += Int64(frames)
         tailFrames += Int64(frames)
+        // Checked here too, so a render call that ends on the tail's end already reports it.
+        _ = completeIfTailEnded()
         return frames
+    }
+
+    /// At a 64-frame step of the tail: completes when every voice has ended and the effects are
+    /// silent, or the maximum tail is reached.
+    private func completeIfTailEnded() -> Bool {
+        guard renderState == .tail else { return false }
+        let limit = Int64(renderMaximumTail * synthesizer.sampleRate)
+        guard tailFrames % 64 == 0 || tailFrames >= limit else { return false }
+        guard (synthesizer.isIdle && synthesizer.effectsAreSilent) || tailFrames >= limit else { return false }
+        renderState = .stopped
+        playingFlag.store(false, ordering: .releasing)
+        lastCompletionFrame.store(outputFrame, ordering: .releasing)
+        let timeline = renderTimeline.takeUnretainedValue()
+        emit(PlayerCallback(kind: .completion, frame: outputFrame, time: timeline.duration,
+                            beat: timeline.beat(atFrame: position)))
+        return true
     }
 
     /// The offset in the coming synthesizer call of a song frame (past frames: 0).
