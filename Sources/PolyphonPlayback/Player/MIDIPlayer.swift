@@ -199,7 +199,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// Starts or resumes playback.
     ///
     /// From a stop, playback starts at ``currentPosition`` (at the beginning when the song had
-    /// ended) with the synthesizer reset and the controllers chased; after ``pause()`` it
+    /// completed and no seek followed) with the synthesizer reset and the controllers chased; after ``pause()`` it
     /// resumes where it paused.
     ///
     /// - Parameter completion: called by ``deliverCallbacks()`` once the song and its tail have
@@ -210,7 +210,8 @@ public final class MIDIPlayer: @unchecked Sendable {
         if isPlaying { return }
         if !isPaused {
             var start = currentPosition
-            if start >= duration { start = 0 }
+            // After the song completed (and no seek since), play it again from the start.
+            if start >= duration || lastCompletionFrame.load(ordering: .acquiring) >= 0 { start = 0 }
             enqueueSeek(toSeconds: start)
         }
         isPaused = false
@@ -250,6 +251,7 @@ public final class MIDIPlayer: @unchecked Sendable {
         get { min(Double(bitPattern: positionBits.load(ordering: .acquiring)) / sampleRate, duration) }
         set {
             prepareToPlay()
+            lastCompletionFrame.store(-1, ordering: .relaxed)
             enqueueSeek(toSeconds: min(max(0, newValue), duration))
         }
     }
