@@ -13,13 +13,13 @@ import PolyphonSynth
 /// and never blocks.
 ///
 /// ## Threads
-/// A player is used from two threads at most: one **control** thread (everything except
-/// `render`) and one **render** thread (`render` only); they may be the same thread. The control
-/// thread talks to the render thread through a lock-free command queue and by publishing
-/// immutable snapshots of the song; the render thread talks back through a lock-free callback
-/// queue that the control thread drains with ``deliverCallbacks()`` (or a queue started with
-/// ``startDeliveringCallbacks(on:interval:)``, which then counts as the control thread for the
-/// handlers).
+/// One thread at a time renders (``render(left:right:frameCount:)``): the **render** thread. Any
+/// other thread may use the rest of the API (the **control** side), which a lock keeps
+/// consistent; the render thread never takes that lock. The control side talks to the render
+/// thread through a lock-free command queue and by publishing immutable snapshots of the song;
+/// the render thread talks back through a lock-free callback queue that the control side drains
+/// with ``deliverCallbacks()`` (or a queue started with
+/// ``startDeliveringCallbacks(on:interval:)``), running the handlers on the draining thread.
 ///
 /// ## Editing while playing
 /// Change ``song`` (or call ``edit(_:)``) at any time: the render thread switches to the new
@@ -69,6 +69,9 @@ public final class MIDIPlayer: @unchecked Sendable {
     private var markerHandler: ((PlayerCallback) -> Void)?
     private var lyricHandler: ((PlayerCallback) -> Void)?
     private var deliveryTimer: DispatchSourceTimer?
+    /// Guards the control-side state, so any thread may call the control API (the render thread
+    /// never takes it).
+    private let controlLock = NSRecursiveLock()
 
     // MARK: Shared between the threads (lock-free)
 
@@ -168,8 +171,9 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// thread's next block while playing; while stopped, at the next ``prepareToPlay()``,
     /// ``play(completion:)`` or seek, so building a song edit by edit costs nothing.
     public var song: Song {
-        get { songValue }
+        get { controlLock.lock(); defer { controlLock.unlock() }; return songValue }
         set {
+            controlLock.lock(); defer { controlLock.unlock() }
             songValue = newValue
             timelineIsStale = true
             if isPlaying || isPaused { publishTimeline() }
@@ -178,6 +182,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Edits the song in place (see ``song``).
     public func edit(_ body: (inout Song) -> Void) {
+        controlLock.lock(); defer { controlLock.unlock() }
         body(&songValue)
         timelineIsStale = true
         if isPlaying || isPaused { publishTimeline() }
@@ -187,6 +192,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// to the render side, so that ``play(completion:)`` starts at once. The synthesizer
     /// resolved every preset of the bank when the player was created.
     public func prepareToPlay() {
+        controlLock.lock(); defer { controlLock.unlock() }
         if timelineIsStale { publishTimeline() }
         releaseRetiredObjects()
     }
@@ -205,6 +211,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// - Parameter completion: called by ``deliverCallbacks()`` once the song and its tail have
     ///   ended (not when stopped or paused).
     public func play(completion: (() -> Void)? = nil) {
+        controlLock.lock(); defer { controlLock.unlock() }
         prepareToPlay()
         completionHandler = completion
         if isPlaying { return }
@@ -220,6 +227,12 @@ public final class MIDIPlayer: @unchecked Sendable {
         send(.play)
     }
 
+    /// Starts playback keeping the completion handler already set (for a bounce).
+    func playKeepingCompletionHandler() {
+        controlLock.lock(); defer { controlLock.unlock() }
+        play(completion: completionHandler)
+    }
+
     /// Plays the song and returns once it and its tail have ended. Callbacks must be delivered
     /// meanwhile (``startDeliveringCallbacks(on:interval:)``) and something must render.
     public func play() async {
@@ -231,6 +244,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// Stops playback; sounding notes are released. The position stays where it was, and the
     /// next ``play(completion:)`` starts there with the synthesizer reset and chased.
     public func stop() {
+        controlLock.lock(); defer { controlLock.unlock() }
         isPaused = false
         playingFlag.store(false, ordering: .releasing)
         send(.stop)
@@ -238,6 +252,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Pauses playback; sounding notes are released, and ``play(completion:)`` resumes.
     public func pause() {
+        controlLock.lock(); defer { controlLock.unlock() }
         guard isPlaying else { return }
         isPaused = true
         playingFlag.store(false, ordering: .releasing)
@@ -250,6 +265,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     public var currentPosition: Double {
         get { min(Double(bitPattern: positionBits.load(ordering: .acquiring)) / sampleRate, duration) }
         set {
+            controlLock.lock(); defer { controlLock.unlock() }
             prepareToPlay()
             lastCompletionFrame.store(-1, ordering: .relaxed)
             enqueueSeek(toSeconds: min(max(0, newValue), duration))
@@ -258,8 +274,9 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// The position in quarter notes.
     public var currentBeat: Double {
-        get { latestTimeline.tempoMap.beats(atSeconds: currentPosition) }
+        get { controlLock.lock(); defer { controlLock.unlock() }; return latestTimeline.tempoMap.beats(atSeconds: currentPosition) }
         set {
+            controlLock.lock(); defer { controlLock.unlock() }
             prepareToPlay()
             currentPosition = latestTimeline.tempoMap.seconds(atBeats: max(0, newValue))
         }
@@ -267,6 +284,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// The song's length in seconds at rate 1 (its last event, note end or end of track).
     public var duration: Double {
+        controlLock.lock(); defer { controlLock.unlock() }
         if timelineIsStale { return songValue.duration }
         return latestTimeline.duration
     }
@@ -274,8 +292,9 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// The playback speed: 2 plays twice as fast (the song lasts half as long), 0.5 half as
     /// fast. The pitch does not change. Clamped to 0.01…100.
     public var rate: Double {
-        get { rateValue }
+        get { controlLock.lock(); defer { controlLock.unlock() }; return rateValue }
         set {
+            controlLock.lock(); defer { controlLock.unlock() }
             rateValue = min(max(newValue.isFinite ? newValue : 1, 0.01), 100)
             send(.rate(rateValue))
         }
@@ -284,8 +303,9 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// A range to repeat, or `nil`. Set it before or during playback; it applies when the
     /// position next reaches the range's end.
     public var loop: PlayerLoop? {
-        get { loopValue }
+        get { controlLock.lock(); defer { controlLock.unlock() }; return loopValue }
         set {
+            controlLock.lock(); defer { controlLock.unlock() }
             loopValue = newValue
             send(.loop(newValue))
         }
@@ -294,8 +314,9 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// The longest the tail after the last event may ring, in seconds (default 10, as the
     /// offline renderer's ``RenderOptions/maxTail``).
     public var maximumTail: Double {
-        get { maximumTailValue }
+        get { controlLock.lock(); defer { controlLock.unlock() }; return maximumTailValue }
         set {
+            controlLock.lock(); defer { controlLock.unlock() }
             maximumTailValue = max(0, newValue)
             send(.maximumTail(maximumTailValue))
         }
@@ -306,26 +327,29 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// Mutes or unmutes a track's notes (its other events still play, so unmuting sounds
     /// right). Notes of the track that sound when it is muted are released at the next block.
     public func setMuted(_ isMuted: Bool, track: Int) {
+        controlLock.lock(); defer { controlLock.unlock() }
         if isMuted { muted.insert(track) } else { muted.remove(track) }
         publishSettings()
     }
 
     /// Solos or unsolos a track: while any track is soloed, only soloed tracks' notes sound.
     public func setSoloed(_ isSoloed: Bool, track: Int) {
+        controlLock.lock(); defer { controlLock.unlock() }
         if isSoloed { soloed.insert(track) } else { soloed.remove(track) }
         publishSettings()
     }
 
     /// Whether a track is muted.
-    public func isMuted(track: Int) -> Bool { muted.contains(track) }
+    public func isMuted(track: Int) -> Bool { controlLock.lock(); defer { controlLock.unlock() }; return muted.contains(track) }
 
     /// Whether a track is soloed.
-    public func isSoloed(track: Int) -> Bool { soloed.contains(track) }
+    public func isSoloed(track: Int) -> Bool { controlLock.lock(); defer { controlLock.unlock() }; return soloed.contains(track) }
 
     // MARK: - Callbacks
 
     /// Calls `handler` for every played event the filter lets through; `nil` stops them.
     public func onEvent(_ filter: PlayerEventFilter = PlayerEventFilter(), _ handler: ((PlayerCallback) -> Void)?) {
+        controlLock.lock(); defer { controlLock.unlock() }
         eventHandler = handler
         flags.events = handler != nil
         flags.eventCategories = filter.categories
@@ -335,6 +359,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Calls `handler` at every beat of the time signature; `nil` stops them.
     public func onBeat(_ handler: ((PlayerCallback) -> Void)?) {
+        controlLock.lock(); defer { controlLock.unlock() }
         beatHandler = handler
         flags.beats = handler != nil
         publishSettings()
@@ -342,6 +367,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Calls `handler` at every bar; `nil` stops them.
     public func onBar(_ handler: ((PlayerCallback) -> Void)?) {
+        controlLock.lock(); defer { controlLock.unlock() }
         barHandler = handler
         flags.bars = handler != nil
         publishSettings()
@@ -349,6 +375,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Calls `handler` at every marker and cue point; `nil` stops them.
     public func onMarker(_ handler: ((PlayerCallback) -> Void)?) {
+        controlLock.lock(); defer { controlLock.unlock() }
         markerHandler = handler
         flags.markers = handler != nil
         publishSettings()
@@ -356,6 +383,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Calls `handler` at every lyric; `nil` stops them.
     public func onLyric(_ handler: ((PlayerCallback) -> Void)?) {
+        controlLock.lock(); defer { controlLock.unlock() }
         lyricHandler = handler
         flags.lyrics = handler != nil
         publishSettings()
@@ -365,24 +393,31 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// in order, on the calling thread; returns how many there were.
     @discardableResult
     public func deliverCallbacks() -> Int {
-        var count = 0
+        // Collected under the control lock (one consumer at a time), run outside it so a
+        // handler may call the player, from this thread or another.
+        var work: [(PlayerCallback, ((PlayerCallback) -> Void)?)] = []
+        var completion: (() -> Void)?
+        controlLock.lock()
         while let callback = callbacks.pop() {
-            count += 1
             switch callback.kind {
-            case .event: eventHandler?(callback)
-            case .beat: beatHandler?(callback)
-            case .bar: barHandler?(callback)
-            case .marker: markerHandler?(callback)
-            case .lyric: lyricHandler?(callback)
+            case .event: work.append((callback, eventHandler))
+            case .beat: work.append((callback, beatHandler))
+            case .bar: work.append((callback, barHandler))
+            case .marker: work.append((callback, markerHandler))
+            case .lyric: work.append((callback, lyricHandler))
             case .completion:
                 isPaused = false
-                let handler = completionHandler
+                completion = completionHandler
                 completionHandler = nil
-                handler?()
+                work.append((callback, nil))
             }
         }
         releaseRetiredObjects()
-        return count
+        controlLock.unlock()
+        for (callback, handler) in work {
+            if case .completion = callback.kind { completion?() } else { handler?(callback) }
+        }
+        return work.count
     }
 
     /// Callbacks dropped because the queue was full (deliver more often, or raise the capacity).
@@ -391,6 +426,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// Delivers callbacks on a dispatch queue every `interval` seconds (see
     /// ``deliverCallbacks()``). The queue then acts as the control thread for the handlers.
     public func startDeliveringCallbacks(on queue: DispatchQueue, interval: TimeInterval = 0.005) {
+        controlLock.lock(); defer { controlLock.unlock() }
         stopDeliveringCallbacks()
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now(), repeating: interval)
@@ -401,6 +437,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     /// Stops the delivery started by ``startDeliveringCallbacks(on:interval:)``.
     public func stopDeliveringCallbacks() {
+        controlLock.lock(); defer { controlLock.unlock() }
         deliveryTimer?.cancel()
         deliveryTimer = nil
     }

@@ -21,7 +21,7 @@ extension MIDIPlayer {
         defer { left.deallocate(); right.deallocate() }
         let cap = maximumDuration.map { Int64($0 * sampleRate) } ?? .max
         var produced: Int64 = 0
-        if !isPlaying { play(completion: completionHandler) }  // keeps a handler the caller set
+        if !isPlaying { playKeepingCompletionHandler() }
         while produced < cap {
             let blockStart = outputFrame  // both sides are this thread during a bounce
             let count = Int(min(Int64(block), cap - produced))
