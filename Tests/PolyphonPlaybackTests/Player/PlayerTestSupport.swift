@@ -74,6 +74,7 @@ extension MIDIPlayer {
     }
 
     /// Plays to completion and returns the audio.
+    @discardableResult
     func bounce(block: Int = 1000, maximumDuration: Double? = nil) throws -> Capture {
         var capture = Capture()
         try renderToCompletion(blockSize: block, maximumDuration: maximumDuration) { l, r, n in capture.append(l, r, n) }
