@@ -484,21 +484,25 @@ public final class MIDIPlayer: @unchecked Sendable {
     private func send(_ kind: PlayerCommand.Kind) -> Int {
         let serial = nextCommandSerial
         nextCommandSerial += 1
-        // The render side drains the queue every block; a full queue means nothing renders, so
-        // waiting would never end: the command is then applied by the next render call's
-        // drain of the overflow list instead.
-        if !commands.push(PlayerCommand(serial: serial, kind: kind)) {
-            overflowCommands.append(PlayerCommand(serial: serial, kind: kind))
-        }
+        // The render side drains the queue every block; a full queue means nothing renders at
+        // the moment, so waiting would never end: the command waits in `overflowCommands`
+        // (behind any already waiting, to keep the order) and is pushed on a later call.
+        let command = PlayerCommand(serial: serial, kind: kind)
+        flushOverflowCommands()
+        if !overflowCommands.isEmpty || !commands.push(command) { overflowCommands.append(command) }
         return serial
     }
 
     /// Commands that did not fit in the queue, retried on every control call.
     private var overflowCommands: [PlayerCommand] = []
 
+    private func flushOverflowCommands() {
+        while let first = overflowCommands.first, commands.push(first) { overflowCommands.removeFirst() }
+    }
+
     /// Drops timelines and seek plans the render thread can no longer read.
     private func releaseRetiredObjects() {
-        while let first = overflowCommands.first, commands.push(first) { overflowCommands.removeFirst() }
+        flushOverflowCommands()
         let inUse = renderGeneration.load(ordering: .acquiring)
         liveTimelines.removeAll { $0.generation < inUse && $0 !== latestTimeline }
         let applied = appliedCommandSerial.load(ordering: .acquiring)

@@ -181,4 +181,23 @@ import PolyphonSynth
         #expect(abs(player.currentPosition - 25000.0 / 44100) < 1e-9)
         #expect(!player.isPlaying)
     }
+
+    @Test func commandsKeepTheirOrderWhenTheQueueOverflows() throws {
+        let player = try MIDIPlayer(song: seedSong(), soundBank: PlayerTestBank.sine, configuration: PlayerTestBank.dry)
+        var starts: [Int64] = []
+        player.onEvent(PlayerEventFilter(categories: [.note])) { starts.append($0.frame) }
+        // Far more commands than the queue holds, with nothing rendering meanwhile.
+        for index in 0..<1000 { player.rate = index % 2 == 0 ? 0.5 : 3 }
+        player.rate = 2
+        player.currentPosition = 0.5  // beat 2
+        var audio = Capture()
+        player.play()
+        // Each delivery moves up to a queue's worth of the backlog; the render thread applies it
+        // at its next block, so playback starts once the whole backlog has gone through.
+        player.capture(frames: 20_000, block: 512, into: &audio)
+        let first = try #require(starts.first)
+        #expect(first > 0 && first % 512 == 0)
+        // Beat 2 at once, then a beat every 11025 / 2 frames: the last rate and seek won.
+        #expect(Array(starts.prefix(3)) == [first, first + 5513, first + 11025])
+    }
 }
