@@ -38,6 +38,11 @@ public struct SongEvent: Sendable, Hashable, Identifiable {
         case sysExContinuation([UInt8])
         /// A meta event other than tempo, time signature and end of track: names, lyrics,
         /// markers, cue points, key signatures, ports, sequencer-specific and unknown types.
+        ///
+        /// A tempo or time signature added here stays a plain track event: the song's tempo map
+        /// and a player ignore it (use ``Song/setTempo(_:at:)`` and
+        /// ``Song/setTimeSignature(_:at:)``), though an export writes it and a re-import then
+        /// moves it into the song's map.
         case meta(MetaEvent)
 
         /// The channel of a channel event, `nil` for sysex and meta events.

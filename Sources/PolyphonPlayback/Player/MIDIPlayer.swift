@@ -348,6 +348,10 @@ public final class MIDIPlayer: @unchecked Sendable {
     // MARK: - Callbacks
 
     /// Calls `handler` for every played event the filter lets through; `nil` stops them.
+    ///
+    /// A note's callback comes at its start. Notes that do not sound (their track is muted or
+    /// not soloed, or the player already tracks its maximum number of sounding notes) produce
+    /// none; a track's other events still do.
     public func onEvent(_ filter: PlayerEventFilter = PlayerEventFilter(), _ handler: ((PlayerCallback) -> Void)?) {
         controlLock.lock(); defer { controlLock.unlock() }
         eventHandler = handler
