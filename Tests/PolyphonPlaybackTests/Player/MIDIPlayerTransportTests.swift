@@ -200,4 +200,24 @@ import PolyphonSynth
         // Beat 2 at once, then a beat every 11025 / 2 frames: the last rate and seek won.
         #expect(Array(starts.prefix(3)) == [first, first + 5513, first + 11025])
     }
+
+    @Test func seekChasesProgramsOnEveryChannelAndIgnoresLaterOnes() throws {
+        var song = Song()
+        let track = song.addTrack()
+        song.add(.programChange(channel: 0, program: 5, bankMSB: nil, bankLSB: nil), at: 0, toTrack: track)
+        song.add(.programChange(channel: 0, program: 7, bankMSB: nil, bankLSB: nil), at: 1, toTrack: track)
+        song.add(.programChange(channel: 3, program: 11, bankMSB: nil, bankLSB: nil), at: 1.5, toTrack: track)
+        song.add(.programChange(channel: 0, program: 9, bankMSB: nil, bankLSB: nil), at: 3, toTrack: track)
+        song.addNote(60, duration: 1, at: 3, toTrack: track)
+        let player = try MIDIPlayer(song: song, soundBank: PlayerTestBank.sine, configuration: PlayerTestBank.dry)
+        player.currentBeat = 2
+        var audio = Capture()
+        player.capture(frames: 64, into: &audio)  // the seek is applied at the next render
+        #expect(player.synthesizer.program(onChannel: 0) == 7)
+        #expect(player.synthesizer.program(onChannel: 3) == 11)
+        player.currentBeat = 0.5
+        player.capture(frames: 64, into: &audio)
+        #expect(player.synthesizer.program(onChannel: 0) == 5)
+        #expect(player.synthesizer.program(onChannel: 3) == 0)  // reset: not set before beat 0.5
+    }
 }
