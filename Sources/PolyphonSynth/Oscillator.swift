@@ -264,7 +264,6 @@ enum SincKernel: InterpolationKernel {
     static var right: Int { 4 }
     @inline(__always)
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        // The eighth lane reads idx + 4 (kept in bounds by `right = 4`); its coefficient is 0.
         return (t.sinc[frac] * d.window8(idx - 3)).sum()
     }
     @inline(__always)
@@ -272,7 +271,7 @@ enum SincKernel: InterpolationKernel {
                                 _ t: InterpolationTables) -> Float {
         let c = t.sinc[frac]
         var s = SIMD8<Float>(repeating: 0)
-        for k in 0..<7 { s[k] = o.point(d, idx + k - 3) }
+        for k in 0..<8 { s[k] = o.point(d, idx + k - 3) }
         return (c * s).sum()
     }
 }

@@ -4,7 +4,8 @@ public enum Interpolation: String, Sendable, CaseIterable {
     case linear
     /// Four-point cubic (FluidSynth's default, `interpolation 4`).
     case cubic
-    /// Seven-point windowed-sinc (FluidSynth's `interpolation 7`): the cleanest.
+    /// Eight-point windowed sinc (FluidSynth offers a 7-point one): the cleanest at high
+    /// transpositions.
     case sinc
 }
 

@@ -19,7 +19,7 @@ struct OfflineRendererTests {
         // Release 2^(−600/1200) ≈ 0.71 s: the voice ends when it falls under the noise floor.
         let bank = Fixtures.sineBank(generators: [Generator(.releaseVolEnv, -600)])
         let song = Fixtures.song([(0, 69, 0, 480)])  // 0.5 s
-        let capture = Capture()
+        let capture = RenderCapture()
         let summary = try OfflineRenderer(soundBank: bank, options: options()).render(song, into: capture.sink)
         // Independently: drive a synthesizer frame by frame and find when its last voice ends.
         let synth = try Synthesizer(soundBank: bank, configuration: options().synthesizer)
@@ -51,7 +51,7 @@ struct OfflineRendererTests {
         var o = options()
         o.endAtLastEvent = true
         o.leadIn = 0.25
-        let capture = Capture()
+        let capture = RenderCapture()
         let summary = try OfflineRenderer(soundBank: bank, options: o).render(Fixtures.song([(0, 69, 0, 960)]), into: capture.sink)
         #expect(summary.frames == 44100 + 11025)
         // Nothing before the lead-in ends.
@@ -63,7 +63,7 @@ struct OfflineRendererTests {
         // Instant attack: a note at tick t starts at frame round(t / 960 × 44100) exactly.
         let bank = Fixtures.sineBank(generators: [Generator(.delayVolEnv, -32768), Generator(.attackVolEnv, -32768)])
         for tick in [1, 7, 100, 963] {
-            let capture = Capture()
+            let capture = RenderCapture()
             var o = options()
             o.blockSize = 1024
             _ = try OfflineRenderer(soundBank: bank, options: o).render(Fixtures.song([(0, 69, tick, 480)]), into: capture.sink)
@@ -78,7 +78,7 @@ struct OfflineRendererTests {
         let bank = Fixtures.sineBank()
         var o = options()
         o.trimLeadingSilence = true
-        let capture = Capture()
+        let capture = RenderCapture()
         _ = try OfflineRenderer(soundBank: bank, options: o).render(Fixtures.song([(0, 69, 960, 480)]), into: capture.sink)
         #expect(capture.left.first != 0 || capture.right.first != 0)
     }
@@ -89,10 +89,10 @@ struct OfflineRendererTests {
         let song = Fixtures.song([(0, 60, 0, 480), (1, 64, 240, 480), (2, 67, 480, 960), (9, 69, 100, 200)],
                                  extra: [MIDIEvent(tick: 0, message: .controlChange(channel: 1, controller: 91, value: 100)),
                                          MIDIEvent(tick: 0, message: .controlChange(channel: 2, controller: 93, value: 127))])
-        var stems: [Int: Capture] = [:]
-        let mix = Capture()
+        var stems: [Int: RenderCapture] = [:]
+        let mix = RenderCapture()
         _ = try OfflineRenderer(soundBank: bank, options: options(effects: true)).renderStems(song, mode: mode, stemSink: { stem in
-            let c = Capture()
+            let c = RenderCapture()
             stems[stem.index] = c
             return c.sink
         }, mix: mix.sink)
@@ -105,7 +105,7 @@ struct OfflineRendererTests {
         }
         #expect(maxError < 1e-6)
         // And the mix equals a plain render of the same song.
-        let plain = Capture()
+        let plain = RenderCapture()
         _ = try OfflineRenderer(soundBank: bank, options: options(effects: true)).render(song, into: plain.sink)
         #expect(plain.left.count == mix.left.count)
         let diff = zip(plain.left, mix.left).map { abs($0 - $1) }.max() ?? 1

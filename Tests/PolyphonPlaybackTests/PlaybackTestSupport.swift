@@ -39,7 +39,7 @@ enum Fixtures {
 }
 
 /// Collects rendered audio in memory.
-final class Capture {
+final class RenderCapture {
     var left: [Float] = []
     var right: [Float] = []
     var sink: OfflineRenderer.Sink {

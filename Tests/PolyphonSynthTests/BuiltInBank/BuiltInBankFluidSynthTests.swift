@@ -13,7 +13,7 @@ enum BuiltInBankExternalTools {
 
 /// The exported .sf2 is a regular SoundFont: FluidSynth loads it and renders a song at the
 /// same level and with the same spectrum as Polyphon does from the bank in memory.
-@Suite("Built-in GM bank: FluidSynth") struct FluidSynthComparisonTests {
+@Suite("Built-in GM bank: FluidSynth") struct BuiltInBankFluidSynthTests {
     /// One per family: program, then the chord it plays.
     static let programs = [0, 4, 11, 14, 16, 19, 21, 24, 27, 30, 33, 38, 40, 48, 52, 56, 61, 65, 68, 71, 73, 75,
                            80, 81, 89, 91, 95, 104, 108, 114, 122]
