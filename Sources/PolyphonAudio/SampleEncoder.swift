@@ -72,15 +72,21 @@ struct SampleEncoder {
             }
         case .int16:
             let dithered = !dither.isEmpty
+            // The generator is copied out of the array for the loop: mutating it in place would
+            // check the array's uniqueness on every sample.
+            var generator = dithered ? dither[channel] : TriangularDitherGenerator(seed: 0)
             for _ in 0..<count {
                 let sample = input.pointee
                 var value = sample.isNaN ? 0 : sample * 32768
-                if dithered { value += dither[channel].next() }
-                let code = UInt16(bitPattern: Int16(value.rounded().clamped(to: -32768...32767)))
+                if dithered { value += generator.next() }
+                // Round half away from zero (as `rounded()`), without a libm call per sample.
+                let clamped = min(max(value, -32768), 32767)
+                let code = UInt16(bitPattern: Int16(clamped + (clamped < 0 ? -0.5 : 0.5)))
                 output.storeBytes(of: swap ? code.bigEndian : code.littleEndian, as: UInt16.self)
                 input += step
                 output += stride
             }
+            if dithered { dither[channel] = generator }
         case .int24:
             for _ in 0..<count {
                 let sample = input.pointee
