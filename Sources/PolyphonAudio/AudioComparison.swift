@@ -154,9 +154,10 @@ public struct AudioComparison: Sendable {
         var len = 2
         while len <= n {
             let ang = -2 * Double.pi / Double(len)
+            let twiddles = (0..<len / 2).map { (cos(ang * Double($0)), sin(ang * Double($0))) }
             for start in stride(from: 0, to: n, by: len) {
                 for k in 0..<len / 2 {
-                    let wr = cos(ang * Double(k)), wi = sin(ang * Double(k))
+                    let (wr, wi) = twiddles[k]
                     let a = start + k, b = a + len / 2
                     let tr = re[b] * wr - im[b] * wi, ti = re[b] * wi + im[b] * wr
                     re[b] = re[a] - tr; im[b] = im[a] - ti
