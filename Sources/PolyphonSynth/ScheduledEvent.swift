@@ -49,12 +49,16 @@ struct EventQueue {
         guard head < events.count else { return nil }
         let e = events[head]
         head += 1
-        if head == events.count {
-            events.removeAll(keepingCapacity: true)
-            sysExPool.removeAll(keepingCapacity: true)
-            head = 0
-        }
         return e
+    }
+
+    /// Frees the storage of dispatched events once all have been handled (the SysEx pool must
+    /// outlive the dispatch of the last event that points into it).
+    mutating func compactIfDrained() {
+        guard head > 0, head == events.count else { return }
+        events.removeAll(keepingCapacity: true)
+        sysExPool.removeAll(keepingCapacity: true)
+        head = 0
     }
 
     mutating func removeAll() {

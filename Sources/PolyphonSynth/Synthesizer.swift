@@ -368,6 +368,7 @@ public final class Synthesizer {
         while let f = queue.nextFrame, f <= framesRendered, let e = queue.pop() {
             dispatch(e)
         }
+        queue.compactIfDrained()
     }
 
     private func dispatch(_ e: ScheduledEvent) {
