@@ -175,8 +175,14 @@ public final class LiveOutput: @unchecked Sendable {
         while ring.availableFrames < prefill && !renderFinished.load(ordering: .acquiring) {
             AudioThread.sleep(seconds: pollTime)
         }
-        var clockStart = -1.0
-        var written = 0
+        // The device clock, to tell when the device ran dry. `queued` is what the device holds
+        // ahead of the speaker as of `anchor`. A write that blocked found the buffer full, so
+        // it re-anchors (`queued` = the buffer): that absorbs start-up delays and clock drift.
+        // Unanchored (at the start and after a gap) the device is filling up to its start
+        // threshold, nearly a full buffer for both ALSA and PulseAudio, and consumes nothing.
+        var anchor = -1.0
+        var queued = 0
+        let blockedWrite = max(0.001, 0.5 * Double(periodFrames) / rate)
         while true {
             let available = ring.availableFrames
             if available < periodFrames && !renderFinished.load(ordering: .acquiring) {
@@ -192,28 +198,35 @@ public final class LiveOutput: @unchecked Sendable {
             } else {
                 silentRun.store(0, ordering: .relaxed)
             }
+            let before = AudioThread.now()
             do {
                 if try output.write(period, frameCount: count) {
                     deviceUnderruns.wrappingIncrement(ordering: .relaxed)
                     underruns.wrappingIncrement(ordering: .relaxed)
+                    anchor = -1
+                    queued = 0
                 }
             } catch {
                 failure = error
                 writeFailure.store(true, ordering: .releasing)
                 return
             }
-            // The device clock: frames it has consumed since the first write, at its rate.
-            // When that passes what was written (by more than a period, for clock jitter) the
-            // device buffer emptied and the listener heard a gap. Restarting the clock makes
-            // one gap count once. An unpaced device (a file) is always ahead, never counted.
             let now = AudioThread.now()
-            if clockStart < 0 { clockStart = now }
-            written += count
-            let consumed = Int((now - clockStart) * rate)
-            if consumed > written + periodFrames {
-                underruns.wrappingIncrement(ordering: .relaxed)
-                clockStart = now
-                written = 0
+            if now - before > blockedWrite {
+                anchor = now
+                queued = output.bufferFrames
+            } else if anchor < 0 {
+                queued += count
+                if queued >= output.bufferFrames - periodFrames { anchor = now }
+            } else {
+                queued += count
+                // What the device has played since the anchor passed what it held (by more
+                // than a period, for scheduling jitter): the listener heard a gap.
+                if Int((now - anchor) * rate) > queued + periodFrames {
+                    underruns.wrappingIncrement(ordering: .relaxed)
+                    anchor = -1
+                    queued = count
+                }
             }
             framesWritten.wrappingIncrement(by: count, ordering: .relaxed)
         }
