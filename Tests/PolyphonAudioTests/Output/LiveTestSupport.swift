@@ -20,6 +20,15 @@ enum LiveTools {
         for _ in 0..<4 { url.deleteLastPathComponent() }
         return url.appendingPathComponent(".build/debug/polyphon").path
     }
+
+    /// The optimised `polyphon` (`swift build -c release --product polyphon`), or the one
+    /// `POLYPHON_RELEASE_CLI` names.
+    static var releasePolyphon: String {
+        if let path = ProcessInfo.processInfo.environment["POLYPHON_RELEASE_CLI"], !path.isEmpty { return path }
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent(".build/release/polyphon").path
+    }
 }
 
 /// A private PulseAudio server with one null sink (float32 stereo at 44.1 kHz), started for
