@@ -6,6 +6,7 @@ import Testing
 /// The live output end to end, with no sound card: ALSA's `file` PCM writes what is played
 /// to a file; a private PulseAudio server's null sink is recorded with `parec`. Either capture
 /// must equal the offline rendering of the same callback, after alignment.
+extension LiveAudioTests {
 @Suite("Live output to devices", .serialized)
 struct LiveOutputTests {
     /// Plays `signal` through `output` and waits until all of it (and a little silence) has
@@ -114,6 +115,7 @@ struct LiveOutputTests {
         #expect(statistics.underruns >= 8 && statistics.underruns <= 12)
         #expect(statistics.peakLoad > 10)
     }
+}
 }
 
 final class BlockCounter: @unchecked Sendable {

@@ -3,6 +3,10 @@ import Testing
 
 @testable import PolyphonAudio
 
+/// The live-audio suites, one after another: they start sound servers and time real-time
+/// playback, so they must not compete with each other for the machine's two cores.
+@Suite(.serialized) enum LiveAudioTests {}
+
 /// The sound system pieces the end-to-end tests need: skipped locally when absent, required
 /// under CI (`.ci/run` installs pulseaudio, pulseaudio-utils, alsa-utils and libasound2).
 enum LiveTools {

@@ -6,6 +6,7 @@ import Testing
 /// A busy passage played live: 1000 notes a second on nine channels with a 256-voice pool
 /// (so voices are stolen all the time), through a private PulseAudio server at the default
 /// 10 ms latency. Counts underruns, and allocator calls on the render thread.
+extension LiveAudioTests {
 @Suite("Live stress passage", .serialized)
 struct StressPassageTests {
     static var ready: Bool {
@@ -128,4 +129,5 @@ struct StressPassageTests {
         #expect(counts.allocations >= 100)
         #expect(counts.allocations < 10_000, "only what came after SIGUSR1")
     }
+}
 }
