@@ -20,7 +20,9 @@ public enum MIDIStreamMessage: Equatable, Sendable {
 /// data bytes that follow it (running status) until a system common or system-exclusive status
 /// clears it; real-time bytes (F8–FF) neither interrupt nor clear anything; data bytes with no
 /// status to belong to are dropped; a status byte (other than a real-time one) inside a SysEx
-/// ends it. Undefined status bytes (F4, F5, F9, FD) are dropped and clear running status.
+/// ends it (a tune request, F6, that ends a SysEx this way is dropped with it: one byte in
+/// gives at most one message out). Undefined status bytes (F4, F5) are dropped and clear
+/// running status; the undefined real-time bytes F9 and FD are dropped and change nothing.
 /// A SysEx longer than ``maximumSysExLength`` is dropped whole rather than grown without bound.
 public struct MIDIByteStreamParser: Sendable {
     /// The longest SysEx body kept; longer ones are dropped.
