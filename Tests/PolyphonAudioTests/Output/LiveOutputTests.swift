@@ -45,6 +45,23 @@ struct LiveOutputTests {
         #expect(statistics.underruns == 0)
     }
 
+    /// The rate and the period are negotiated with the device: what it grants is what the
+    /// output reports, and the latency setting sets the period.
+    @Test(.enabled(if: LiveTools.alsaAvailable), arguments: [(48_000.0, 0.010), (22_050.0, 0.020), (96_000.0, 0.005)])
+    func alsaNegotiatesRateAndPeriod(rate: Double, latency: Double) throws {
+        let directory = try TemporaryDirectory()
+        let output = try ALSAOutput(device: "file:'\(directory.file("x.raw"))',raw",
+                                    settings: AudioOutputSettings(sampleRate: rate, latency: latency))
+        defer { output.close() }
+        #expect(output.sampleRate == rate)
+        let asked = Int(rate * latency)
+        #expect(abs(output.periodFrames - asked) <= asked / 4, "asked \(asked) frames, got \(output.periodFrames)")
+        #expect(output.bufferFrames >= 2 * output.periodFrames)
+        let live = LiveOutput(output: output)
+        #expect(live.blockFrames == output.periodFrames)
+        #expect(live.sampleRate == rate)
+    }
+
     @Test(.enabled(if: LiveTools.alsaAvailable))
     func alsaNamesTheDeviceItCannotOpen() throws {
         #expect(throws: AudioOutputError.self) { try ALSAOutput(device: "polyphon_no_such_pcm") }
