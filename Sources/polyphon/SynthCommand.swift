@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import PolyphonAudio
+import PolyphonSoundFont
+import PolyphonSynth
+
+/// `polyphon synth`: a live synthesizer playing MIDI from the ALSA sequencer or stdin.
+struct SynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synth",
+        abstract: "Play MIDI live: from the ALSA sequencer or raw MIDI bytes on stdin.",
+        discussion: """
+            Opens a sequencer port others can connect to (aconnect, aplaymidi -p) or connects to \
+            --midi-in, and plays through PulseAudio or ALSA (the first that works, or --backend). \
+            With --stdin it reads raw MIDI bytes (running status, SysEx) and, at the end of \
+            input, plays until the sound has died away. A summary with the underrun count goes \
+            to stderr at the end.
+            """)
+
+    @Option(name: .customLong("midi-in"), help: "Sequencer port to connect to (client:port or a client name).")
+    var midiIn: String?
+
+    @Flag(name: .customLong("stdin"), help: "Read raw MIDI bytes from standard input instead of the sequencer.")
+    var readStandardInput = false
+
+    @Flag(help: "List MIDI ports and audio devices, then exit.")
+    var list = false
+
+    @Option(help: "Audio backend: pulse or alsa (default: the first that works).")
+    var backend: String?
+
+    @Option(help: "Device: an ALSA PCM name (default, hw:0, file:'out.raw',raw) or a PulseAudio sink.")
+    var device: String?
+
+    @Option(help: "Output latency in milliseconds (one device period).")
+    var latency: Double = 10
+
+    @OptionGroup var bank: BankOption
+
+    @Option(help: "Sample rate to ask the device for, in Hz.")
+    var rate: Double = 44100
+
+    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
+    var gain: Float = 0.2
+
+    @Option(help: "Interpolation: linear, cubic or sinc.")
+    var interpolation: String = "cubic"
+
+    @Option(help: "Voices at most.")
+    var polyphony: Int = 256
+
+    @Flag(help: "Turn the reverb off.")
+    var noReverb = false
+
+    @Flag(help: "Turn the chorus off.")
+    var noChorus = false
+
+    @Option(help: "With --stdin: the longest to keep playing after the input ends, in seconds.")
+    var tail: Double = 10
+
+    func validate() throws {
+        if let backend, AudioBackend(rawValue: backend.lowercased()) == nil {
+            throw ValidationError("--backend must be pulse or alsa")
+        }
+        if latency < 1 || latency > 500 { throw ValidationError("--latency must be 1–500 ms") }
+        if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
+        if Interpolation(rawValue: interpolation) == nil {
+            throw ValidationError("--interpolation must be linear, cubic or sinc")
+        }
+        if tail < 0 { throw ValidationError("--tail must be ≥ 0") }
+        if readStandardInput && midiIn != nil { throw ValidationError("--stdin and --midi-in exclude each other") }
+    }
+
+    func run() throws {
+        if list {
+            LiveDeviceList.print()
+            return
+        }
+        // Say at once when there is no sequencer, before loading a bank.
+        if !readStandardInput && !LiveDeviceList.sequencerAvailable {
+            throw CLIError("this machine has no ALSA sequencer device (no /dev/snd/seq); use --stdin to play MIDI bytes from standard input")
+        }
+        let (soundBank, _) = try bank.load(quiet: false)
+        let settings = AudioOutputSettings(sampleRate: rate, latency: latency / 1000)
+        let output: LiveOutput
+        do {
+            output = try LiveOutput(backend: backend.flatMap { AudioBackend(rawValue: $0.lowercased()) },
+                                    device: device, settings: settings)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let device = output.output
+        var configuration = SynthesizerConfiguration()
+        configuration.gain = gain
+        configuration.polyphony = polyphony
+        configuration.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
+        configuration.reverbEnabled = !noReverb
+        configuration.chorusEnabled = !noChorus
+        let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration)
+        let live = LiveSynthesizer(synthesizer: synthesizer)
+        note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, period %d frames (%.1f ms), buffer %d frames",
+                    device.backendName, device.deviceName, device.sampleRate, device.periodFrames,
+                    1000 * Double(device.periodFrames) / device.sampleRate, device.bufferFrames))
+        do {
+            try output.start { left, right, frames in live.render(left: left, right: right, frameCount: frames) }
+        } catch {
+            throw CLIError(error.description)
+        }
+        let started = Date()
+        if readStandardInput {
+            LiveStandardInput.play(into: live, output: output, tail: tail)
+        } else {
+            let input: ALSASequencerInput
+            do {
+                input = try ALSASequencerInput(source: midiIn)
+            } catch {
+                output.stop(drain: false)
+                throw CLIError(error.description)
+            }
+            note("polyphon: listening on sequencer port \(input.address)\(midiIn.map { ", connected to \($0)" } ?? ""); Ctrl-C to stop")
+            input.start { messages in live.send(messages) }
+            LiveInterrupt.waitForInterrupt()
+        }
+        output.stop(drain: true)
+        device.close()
+        let statistics = output.statistics
+        note(String(format: "polyphon: played %.2f s (%d frames written), %d underruns, peak render load %.0f%%%@",
+                    Date().timeIntervalSince(started), statistics.framesWritten, statistics.underruns,
+                    100 * statistics.peakLoad,
+                    output.writeError.map { ", stopped by: \($0.description)" } ?? ""))
+        if let error = output.writeError { throw CLIError(error.description) }
+    }
+}
