@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ]),
         .executableTarget(
             name: "PolyphonBenchmark",

@@ -100,6 +100,10 @@ public final class Synthesizer {
             OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
         }
         for ch in channels { selectPreset(ch) }
+        // The modulator curve tables are lazily created globals: create them now, not on the
+        // render thread at the first note.
+        _ = Units.concave.count + Units.convex.count
+        _ = InterpolationTables.shared
     }
 
     deinit {
