@@ -51,9 +51,12 @@ public final class OfflineRenderer {
         let events = schedule.events
 
         while true {
-            let inTail = frame >= lastFrame
-            if inTail && options.endAtLastEvent { break }
-            if inTail && next >= events.count {
+            if frame >= lastFrame && options.endAtLastEvent { break }
+            // The events at the last frame are dispatched in a one-frame step, then the tail
+            // runs in control-period steps from the frame after (the player uses the same grid,
+            // so a bounce and a live play end on the same frame).
+            let inTail = frame >= lastFrame && next >= events.count
+            if inTail {
                 if frame >= tailLimit { break }
                 if synth.isIdle && synth.effectsAreSilent { break }
             }

@@ -76,9 +76,12 @@ extension OfflineRenderer {
         var peak: Float = 0, maxVoices = 0
         let events = schedule.events
         while true {
-            let inTail = frame >= lastFrame
-            if inTail && options.endAtLastEvent { break }
-            if inTail && next >= events.count {
+            if frame >= lastFrame && options.endAtLastEvent { break }
+            // The events at the last frame are dispatched in a one-frame step, then the tail
+            // runs in control-period steps from the frame after (the player uses the same grid,
+            // so a bounce and a live play end on the same frame).
+            let inTail = frame >= lastFrame && next >= events.count
+            if inTail {
                 if frame >= tailLimit { break }
                 if synths.allSatisfy({ $0.isIdle && $0.effectsAreSilent }) { break }
             }

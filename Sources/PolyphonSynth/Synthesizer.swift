@@ -255,20 +255,10 @@ public final class Synthesizer {
     /// Renders `frameCount` frames of stereo audio into two caller buffers (overwriting them).
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        frameCount: Int) {
-        var done = 0
-        while done < frameCount {
-            dispatchDueEvents()
-            var n = min(frameCount - done, Self.chunkFrames)
-            if let next = queue.nextFrame {
-                n = min(n, Int(max(1, next - framesRendered)))
-            }
-            renderChunk(n)
+        renderChunks(frameCount) { done, n in
             (left + done).update(from: busLeft, count: n)
             (right + done).update(from: busRight, count: n)
-            done += n
-            framesRendered += Int64(n)
         }
-        dispatchDueEvents()
     }
 
     /// Renders the mix and, at the same time, each channel's own share of it (its dry signal
@@ -279,28 +269,31 @@ public final class Synthesizer {
                        channels: [StereoBuffer], frameCount: Int) {
         precondition(configuration.channelOutputs && channels.count >= buses.count,
                      "channel outputs need configuration.channelOutputs and one buffer per channel")
-        var done = 0
-        while done < frameCount {
-            dispatchDueEvents()
-            var n = min(frameCount - done, Self.chunkFrames)
-            if let next = queue.nextFrame {
-                n = min(n, Int(max(1, next - framesRendered)))
-            }
-            renderChunk(n)
+        renderChunks(frameCount) { done, n in
             (left + done).update(from: busLeft, count: n)
             (right + done).update(from: busRight, count: n)
             for (c, b) in buses.enumerated() {
                 (channels[c].left + done).update(from: b.left, count: n)
                 (channels[c].right + done).update(from: b.right, count: n)
             }
-            done += n
-            framesRendered += Int64(n)
         }
-        dispatchDueEvents()
     }
 
     /// Renders into one interleaved stereo buffer (L R L R …) of `frameCount` frames.
     public func render(interleaved: UnsafeMutablePointer<Float>, frameCount: Int) {
+        renderChunks(frameCount) { done, n in
+            let out = interleaved + 2 * done
+            for i in 0..<n {
+                out[2 * i] = busLeft[i]
+                out[2 * i + 1] = busRight[i]
+            }
+        }
+    }
+
+    /// The render loop shared by every output form: chunks end at the next scheduled event so
+    /// it lands on its frame; `deliver(offset, count)` copies each chunk out of the buses.
+    @inline(__always)
+    private func renderChunks(_ frameCount: Int, _ deliver: (Int, Int) -> Void) {
         var done = 0
         while done < frameCount {
             dispatchDueEvents()
@@ -309,11 +302,7 @@ public final class Synthesizer {
                 n = min(n, Int(max(1, next - framesRendered)))
             }
             renderChunk(n)
-            let out = interleaved + 2 * done
-            for i in 0..<n {
-                out[2 * i] = busLeft[i]
-                out[2 * i + 1] = busRight[i]
-            }
+            deliver(done, n)
             done += n
             framesRendered += Int64(n)
         }

@@ -152,3 +152,43 @@ struct CLITests {
         #expect(r.stderr.contains("interpolation"))
     }
 }
+
+@Suite("Long renders")
+struct LongRenderTests {
+    /// A note every second for `seconds` seconds.
+    static func file(seconds: Int) throws -> String {
+        let path = CLI.workDirectory + "/long-\(seconds).mid"
+        var events: [MIDIEvent] = []
+        for s in 0..<seconds {
+            events.append(MIDIEvent(tick: s * 960, message: .noteOn(channel: 0, note: 60 + UInt8(s % 12), velocity: 90)))
+            events.append(MIDIEvent(tick: s * 960 + 480, message: .noteOff(channel: 0, note: 60 + UInt8(s % 12), velocity: 0)))
+        }
+        events.append(MIDIEvent(tick: seconds * 960, message: .meta(.endOfTrack)))
+        try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Peak resident memory of all finished child processes so far, KiB.
+    static func childrenPeakKiB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue &* 1, &usage)
+        return usage.ru_maxrss
+    }
+
+    @Test func aTwoHourSongRendersWithFlatMemory() throws {
+        let bank = try CLI.bankFile()
+        let short = try CLI.run(["render", try Self.file(seconds: 60), "-s", bank, "--rate", "8000", "-o",
+                                 CLI.workDirectory + "/short.wav", "-q"])
+        #expect(short.status == 0, "\(short.stderr)")
+        let afterShort = Self.childrenPeakKiB()
+        let long = try CLI.run(["render", try Self.file(seconds: 7200), "-s", bank, "--rate", "8000", "-o",
+                                CLI.workDirectory + "/long.wav", "-q"])
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stdout.contains("7200."), "\(long.stdout)")
+        let afterLong = Self.childrenPeakKiB()
+        // Two hours (57.6 M frames) must peak within 8 MB of one minute's render.
+        #expect(afterLong - afterShort < 8192, "peak RSS \(afterShort) KiB for 1 min, \(afterLong) KiB for 2 h")
+        try? FileManager.default.removeItem(atPath: CLI.workDirectory + "/long.wav")
+    }
+}
