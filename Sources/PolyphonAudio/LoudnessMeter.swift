@@ -64,11 +64,31 @@ public struct LoudnessMeter: Sendable {
     /// Feeds `frameCount` frames given as one buffer per channel.
     public mutating func process(planar channels: [UnsafeBufferPointer<Float>], frameCount: Int) {
         precondition(channels.count == channelCount && channels.allSatisfy { $0.count >= frameCount })
-        for frame in 0..<frameCount {
+        // Channel by channel over each stretch up to the next 100 ms boundary: the filter state
+        // stays in registers (no per-sample array access), with the same arithmetic in the same
+        // order as frame-by-frame processing.
+        var frame = 0
+        while frame < frameCount {
+            let n = min(frameCount - frame, subBlockLength - subBlockFill)
             for channel in 0..<channelCount {
-                accumulate(channels[channel][frame], channel: channel)
+                var filter = filters[channel]
+                var energy = channelEnergy[channel]
+                var top = peak
+                let samples = channels[channel].baseAddress! + frame
+                for i in 0..<n {
+                    let sample = samples[i]
+                    let magnitude = abs(sample)
+                    if magnitude > top { top = magnitude }
+                    let y = filter.process(Double(sample))
+                    energy += y * y
+                }
+                filters[channel] = filter
+                channelEnergy[channel] = energy
+                peak = top
             }
-            advanceFrame()
+            subBlockFill += n
+            if subBlockFill == subBlockLength { completeSubBlock() }
+            frame += n
         }
     }
 

@@ -475,6 +475,12 @@ public final class Synthesizer {
             if !voices[i].isActive { return i }
             if voices[i].startFrame == now { continue }
             var score: Float = 0
+            if configuration.voiceStealing == .oldest {
+                // Lower serial = older: steal the smallest.
+                score = Float(voices[i].serial)
+                if score < bestScore { bestScore = score; best = i }
+                continue
+            }
             if voices[i].isReleased { score -= 2000 } else if voices[i].isSustained { score -= 1000 }
             // Quieter voices lose: gain in dB (≤ 0) adds directly.
             score += 20 * log10(max(voices[i].currentGain, 1e-9))

@@ -21,6 +21,14 @@ public enum BankSelectMode: String, Sendable, CaseIterable {
     case mma
 }
 
+/// Which voice gives way when a new note needs one and all are busy.
+public enum VoiceStealing: String, Sendable, CaseIterable {
+    /// Released voices first, then the quietest and oldest (FluidSynth-like).
+    case quietestOldest
+    /// The oldest voice, whatever its state (the seed's SoundBankPlayer).
+    case oldest
+}
+
 /// What the default velocity → filter cutoff modulator (SF2 2.04 §8.4.2) does.
 public enum VelocityToFilterMode: String, Sendable, CaseIterable {
     /// FluidSynth's behaviour: the modulator exists (so banks can override it) but contributes 0.
@@ -33,6 +41,8 @@ public enum VelocityToFilterMode: String, Sendable, CaseIterable {
 public struct SynthesizerConfiguration: Sendable, Hashable {
     /// Maximum number of voices sounding at once; further notes steal voices.
     public var polyphony: Int = 256
+    /// How a voice is chosen when polyphony is exhausted.
+    public var voiceStealing: VoiceStealing = .quietestOldest
     public var interpolation: Interpolation = .cubic
     /// MIDI channels (16 per port; 32 or more for multi-port files).
     public var channelCount: Int = 16

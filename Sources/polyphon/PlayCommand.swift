@@ -44,8 +44,7 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
     var gain: Float = 0.2
 
-    @Flag(help: "Turn the reverb off.") var noReverb = false
-    @Flag(help: "Turn the chorus off.") var noChorus = false
+    @OptionGroup var effects: EffectOptions
     @Flag(name: .shortAndLong, help: "No status line.") var quiet = false
 
     func validate() throws {
@@ -72,8 +71,7 @@ struct PlayCommand: ParsableCommand {
                     dev.backendName, dev.deviceName, dev.sampleRate, 1000 * Double(dev.periodFrames) / dev.sampleRate))
         var config = SynthesizerConfiguration()
         config.gain = gain
-        config.reverbEnabled = !noReverb
-        config.chorusEnabled = !noChorus
+        effects.apply(to: &config)
 
         let terminal = Terminal(interactive: !quiet && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
         PlayInterrupt.install()

@@ -45,11 +45,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Interpolation: linear, cubic or sinc.")
     var interpolation: String = "cubic"
 
-    @Flag(help: "Turn the reverb off.")
-    var noReverb = false
-
-    @Flag(help: "Turn the chorus off.")
-    var noChorus = false
+    @OptionGroup var effects: EffectOptions
 
     @Option(help: "Also write one file per MIDI channel or per track (OUT-ch01.wav …); they add up to the mix.")
     var stems: StemMode?
@@ -104,8 +100,7 @@ struct RenderCommand: ParsableCommand {
         options.sampleRate = rate
         options.synthesizer.gain = gain
         options.synthesizer.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
-        options.synthesizer.reverbEnabled = !noReverb
-        options.synthesizer.chorusEnabled = !noChorus
+        effects.apply(to: &options.synthesizer)
         options.maxTail = maxTail
         options.leadIn = leadIn
         options.trimLeadingSilence = trim

@@ -37,6 +37,8 @@ struct SynthCommand: ParsableCommand {
 
     @OptionGroup var bank: BankOption
 
+    @OptionGroup var effects: EffectOptions
+
     @Option(help: "Sample rate to ask the device for, in Hz.")
     var rate: Double = 44100
 
@@ -49,11 +51,7 @@ struct SynthCommand: ParsableCommand {
     @Option(help: "Voices at most.")
     var polyphony: Int = 256
 
-    @Flag(help: "Turn the reverb off.")
-    var noReverb = false
 
-    @Flag(help: "Turn the chorus off.")
-    var noChorus = false
 
     @Option(help: "With --stdin: the longest to keep playing after the input ends, in seconds.")
     var tail: Double = 10
@@ -94,8 +92,7 @@ struct SynthCommand: ParsableCommand {
         configuration.gain = gain
         configuration.polyphony = polyphony
         configuration.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
-        configuration.reverbEnabled = !noReverb
-        configuration.chorusEnabled = !noChorus
+        effects.apply(to: &configuration)
         let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration)
         let live = LiveSynthesizer(synthesizer: synthesizer)
         note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, period %d frames (%.1f ms), buffer %d frames",
