@@ -74,10 +74,10 @@ public struct MIDISchedule: Sendable {
 
     /// Sends one event to a synthesizer at a frame offset inside its next render call.
     @inline(__always)
-    public static func send(_ e: Event, to synth: Synthesizer, atFrame offset: Int) {
+    public static func send(_ e: Event, to synth: Synthesizer, atFrame offset: Int, outputBus: Int = 0) {
         switch e.kind {
         case .channel(let status, let d1, let d2, let port):
-            synth.sendMIDIEvent(status, data1: d1, data2: d2, port: port, atFrame: offset)
+            synth.sendMIDIEvent(status, data1: d1, data2: d2, port: port, outputBus: outputBus, atFrame: offset)
         case .sysEx(let bytes):
             synth.sendMIDISysExEvent(bytes, atFrame: offset)
         }

@@ -8,8 +8,8 @@ public enum StemMode: String, Sendable, CaseIterable {
     /// One stem per MIDI channel (per port): each carries its channel's dry sound and its share
     /// of reverb and chorus.
     case channel
-    /// One stem per track of the file. Every track's synthesizer hears all controller, program,
-    /// pitch-bend and SysEx events (so channel state is right) but only its own notes.
+    /// One stem per track of the file: each note sounds on its track's output, with its own
+    /// share of reverb and chorus.
     case track
 }
 
@@ -25,9 +25,8 @@ extension OfflineRenderer {
     /// Renders stems in one pass: `stemSink(stem)` is asked once per stem for its sink, `mix`
     /// receives their sum. Stems are the channels or tracks that play notes.
     ///
-    /// The stems add up to the mix within float rounding. (Track stems differ from a plain mix
-    /// only where two tracks play the same key on the same channel at once, or share an
-    /// exclusive class: in one synthesizer those notes would cut each other.)
+    /// One synthesizer plays everything, routing each note to its channel's or track's output,
+    /// so the stems add up to the mix within float rounding and the mix is the plain render.
     @discardableResult
     public func renderStems(_ file: MIDIFile, mode: StemMode, stemSink: (Stem) throws -> Sink,
                             mix: Sink? = nil, progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
@@ -52,18 +51,16 @@ extension OfflineRenderer {
         }
         let sinks = try stems.map(stemSink)
 
-        let synths: [Synthesizer]
+        var busOfTrack: [Int: Int] = [:]
         if mode == .channel {
             config.channelOutputs = true
-            synths = [try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)]
         } else {
-            synths = try owners.map { _ in
-                try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)
-            }
+            config.outputBusCount = max(1, owners.count)
+            for (k, owner) in owners.enumerated() { busOfTrack[owner] = k }
         }
-        let channelCount = config.channelCount
-        // Buffers: the mix, and one pair per channel (channel mode) or per synth (track mode).
-        let pairs = mode == .channel ? channelCount : synths.count
+        let synth = try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)
+        // Buffers: the mix, and one pair per channel (channel mode) or per track stem.
+        let pairs = mode == .channel ? config.channelCount : max(1, owners.count)
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: block * 2 * (pairs + 1))
         defer { storage.deallocate() }
         let mixL = storage, mixR = storage + block
@@ -83,7 +80,7 @@ extension OfflineRenderer {
             let inTail = frame >= lastFrame && next >= events.count
             if inTail {
                 if frame >= tailLimit { break }
-                if synths.allSatisfy({ $0.isIdle && $0.effectsAreSilent }) { break }
+                if synth.isIdle && synth.effectsAreSilent { break }
             }
             var n = inTail ? 64 : block
             if !inTail { n = Int(min(Int64(n), max(1, lastFrame - frame))) }
@@ -93,34 +90,14 @@ extension OfflineRenderer {
             while next < events.count && events[next].frame < end {
                 let e = events[next]
                 let offset = Int(max(0, e.frame - frame))
-                if mode == .channel {
-                    MIDISchedule.send(e, to: synths[0], atFrame: offset)
-                } else {
-                    var isNote = false
-                    if case .channel(let status, _, _, _) = e.kind { isNote = status & 0xE0 == 0x80 }
-                    for (k, owner) in owners.enumerated() where !isNote || owner == e.track {
-                        MIDISchedule.send(e, to: synths[k], atFrame: offset)
-                    }
-                }
+                MIDISchedule.send(e, to: synth, atFrame: offset, outputBus: busOfTrack[e.track] ?? 0)
                 next += 1
             }
-            if mode == .channel {
-                synths[0].render(left: mixL, right: mixR, channels: buffers, frameCount: n)
-                maxVoices = max(maxVoices, synths[0].activeVoiceCount)
-                for (k, owner) in owners.enumerated() {
-                    try sinks[k](buffers[owner].left, buffers[owner].right, n)
-                }
-            } else {
-                mixL.update(repeating: 0, count: n)
-                mixR.update(repeating: 0, count: n)
-                var voices = 0
-                for (k, synth) in synths.enumerated() {
-                    synth.render(left: buffers[k].left, right: buffers[k].right, frameCount: n)
-                    voices += synth.activeVoiceCount
-                    for i in 0..<n { mixL[i] += buffers[k].left[i]; mixR[i] += buffers[k].right[i] }
-                    try sinks[k](buffers[k].left, buffers[k].right, n)
-                }
-                maxVoices = max(maxVoices, voices)
+            synth.render(left: mixL, right: mixR, channels: buffers, frameCount: n)
+            maxVoices = max(maxVoices, synth.activeVoiceCount)
+            for (k, owner) in owners.enumerated() {
+                let b = buffers[mode == .channel ? owner : k]
+                try sinks[k](b.left, b.right, n)
             }
             for i in 0..<n { peak = max(peak, abs(mixL[i]), abs(mixR[i])) }
             try mix?(mixL, mixR, n)

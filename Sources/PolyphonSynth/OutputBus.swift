@@ -39,17 +39,23 @@ final class OutputBus {
         if chorus != nil { chorusSend.update(repeating: 0, count: n) }
     }
 
-    /// Runs the effect sends into the dry signal and tracks whether the tails have ended:
-    /// once nothing is sent, the effects are silent when the wet output falls below −120 dBFS.
-    ///
-    /// The units run on every frame even when nothing is sent: their modulation must follow
-    /// absolute time, or per-channel effect units (stems) would drift apart from the shared
-    /// ones and stems would no longer add up to the mix.
-    func runEffects(_ n: Int) {
-        guard reverb != nil || chorus != nil else { return }
+    /// The loudest send in this chunk (0 when nothing reaches the effects).
+    func sendLevel(_ n: Int) -> Float {
         var input: Float = 0
         if reverb != nil { for i in 0..<n { input = max(input, abs(reverbSend[i])) } }
         if chorus != nil { for i in 0..<n { input = max(input, abs(chorusSend[i])) } }
+        return input
+    }
+
+    /// Runs the effect sends into the dry signal and tracks whether the tails have ended:
+    /// once nothing is sent, the effects are silent when the wet output falls below −120 dBFS.
+    ///
+    /// The synthesizer decides when effects run at all: not while nothing is sent anywhere
+    /// and every tail is over (so silence costs nothing), and then on every bus at once (so
+    /// per-channel units keep the same modulation phase as one shared unit would, and stems
+    /// add up to the mix).
+    func runEffects(_ n: Int, input: Float) {
+        guard reverb != nil || chorus != nil else { return }
         var dry: Float = 0
         if input == 0 { for i in 0..<n { dry = max(dry, abs(left[i]), abs(right[i])) } }
         reverb?.process(input: reverbSend, addingTo: left, right, frameCount: n)

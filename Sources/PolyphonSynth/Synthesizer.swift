@@ -34,8 +34,10 @@ public final class Synthesizer {
     private var masterVolume: Float = 1
     /// Bank-select interpretation; GS/XG resets switch it.
     private var bankSelectMode: BankSelectMode
-    /// Outputs: one (the mix) or one per channel when channel outputs are on.
+    /// Outputs: one (the mix), one per channel, or the explicit buses notes are routed to.
     private let buses: [OutputBus]
+    /// True when notes choose their bus (``SynthesizerConfiguration/outputBusCount``).
+    private let routesByBus: Bool
 
     // Mix buses for one chunk.
     static let chunkFrames = 256
@@ -96,7 +98,10 @@ public final class Synthesizer {
         busLeft = .allocate(capacity: n)
         busRight = .allocate(capacity: n)
         scratch = .allocate(capacity: max(n, Voice.controlPeriod))
-        buses = (0..<(configuration.channelOutputs ? configuration.channelCount : 1)).map { _ in
+        let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
+            ?? (configuration.channelOutputs ? configuration.channelCount : 1)
+        routesByBus = configuration.outputBusCount != nil
+        buses = (0..<busCount).map { _ in
             OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
         }
         for ch in channels { selectPreset(ch) }
@@ -161,13 +166,15 @@ public final class Synthesizer {
 
     /// A raw channel voice message (status byte with channel in its low nibble).
     /// For more than 16 channels, `port` selects the group of 16.
+    /// `outputBus` routes a note-on to that bus when ``SynthesizerConfiguration/outputBusCount``
+    /// is set (ignored otherwise).
     public func sendMIDIEvent(_ status: UInt8, data1: UInt8, data2: UInt8 = 0, port: Int = 0,
-                              atFrame offset: Int = 0) {
+                              outputBus: Int = 0, atFrame offset: Int = 0) {
         let ch = UInt8(truncatingIfNeeded: Int(status & 0x0F) + 16 * port)
         let d1 = data1 & 0x7F, d2 = data2 & 0x7F
         switch status & 0xF0 {
         case 0x80: schedule(.noteOff, ch, d1, d2, atFrame: offset)
-        case 0x90: schedule(d2 == 0 ? .noteOff : .noteOn, ch, d1, d2, atFrame: offset)
+        case 0x90: schedule(d2 == 0 ? .noteOff : .noteOn, ch, d1, d2, bus: outputBus, atFrame: offset)
         case 0xA0: schedule(.polyPressure, ch, d1, d2, atFrame: offset)
         case 0xB0: schedule(.controller, ch, d1, d2, atFrame: offset)
         case 0xC0: schedule(.programChange, ch, d1, 0, atFrame: offset)
@@ -205,9 +212,10 @@ public final class Synthesizer {
     }
 
     private func schedule(_ kind: ScheduledEvent.Kind, _ channel: UInt8, _ d1: UInt8, _ d2: UInt8,
-                          value: Int = 0, atFrame offset: Int) {
+                          value: Int = 0, bus: Int = 0, atFrame offset: Int) {
         queue.push(ScheduledEvent(frame: framesRendered + Int64(max(0, offset)), kind: kind,
-                                  channel: channel, data1: d1, data2: d2, data3: 0, value: value,
+                                  channel: channel, data1: d1, data2: d2,
+                                  data3: UInt8(truncatingIfNeeded: max(0, min(bus, 255))), value: value,
                                   length: 0))
     }
 
@@ -267,8 +275,8 @@ public final class Synthesizer {
     /// channel (``SynthesizerConfiguration/channelCount``).
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        channels: [StereoBuffer], frameCount: Int) {
-        precondition(configuration.channelOutputs && channels.count >= buses.count,
-                     "channel outputs need configuration.channelOutputs and one buffer per channel")
+        precondition((configuration.channelOutputs || routesByBus) && channels.count >= buses.count,
+                     "separate outputs need channelOutputs or outputBusCount, and one buffer pair per bus")
         renderChunks(frameCount) { done, n in
             (left + done).update(from: busLeft, count: n)
             (right + done).update(from: busRight, count: n)
@@ -333,12 +341,23 @@ public final class Synthesizer {
             }
         } else {
             for i in 0..<voiceCount where voices[i].isActive {
-                let target = buses[min(voices[i].channel, buses.count - 1)].target
+                let target = buses[min(voices[i].bus, buses.count - 1)].target
                 voices[i].render(count: n, into: target, scratch: scratch, interpolation: interp,
                                  tables: tables)
             }
         }
-        for b in buses { b.runEffects(n) }
+        // Effects run on every bus or on none: skipped while nothing is sent anywhere and every
+        // tail is over, so they start with the first send, as a single shared unit would.
+        if buses.count == 1 {
+            let level = buses[0].sendLevel(n)
+            if level > 0 || !buses[0].effectsSilent { buses[0].runEffects(n, input: level) }
+        } else {
+            var allSilent = true
+            for b in buses where b.sendLevel(n) > 0 || !b.effectsSilent { allSilent = false; break }
+            if !allSilent {
+                for b in buses { b.runEffects(n, input: b.sendLevel(n)) }
+            }
+        }
         if masterVolume != 1 {
             let m = masterVolume
             for b in buses {
@@ -384,7 +403,7 @@ public final class Synthesizer {
         guard Int(e.channel) < channels.count else { return }
         let ch = channels[Int(e.channel)]
         switch e.kind {
-        case .noteOn: noteOn(ch, key: Int(e.data1), velocity: Int(e.data2))
+        case .noteOn: noteOn(ch, key: Int(e.data1), velocity: Int(e.data2), bus: Int(e.data3))
         case .noteOff: noteOff(ch, key: Int(e.data1))
         case .controller: controlChange(ch, Int(e.data1), e.data2)
         case .programChange:
@@ -407,7 +426,7 @@ public final class Synthesizer {
 
     // MARK: - Notes
 
-    private func noteOn(_ ch: Channel, key: Int, velocity: Int) {
+    private func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int = 0) {
         guard let p = ch.presetIndex else { return }
         let now = framesRendered
         // A new note on a key that is still sounding releases the old one (FluidSynth).
@@ -449,6 +468,7 @@ public final class Synthesizer {
                         outputRate: sampleRate, gain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
                         velocityToFilter: configuration.velocityToFilter,
                         portamentoFromKey: glideFrom, portamentoTime: ch.portamentoTime)
+            voices[slot].bus = routesByBus ? bus : ch.index
 
         }
     }

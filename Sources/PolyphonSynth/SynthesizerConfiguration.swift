@@ -68,6 +68,10 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// Keep each channel's output (with its own effect sends) apart as well as the mix, for
     /// stems. Costs a bus and, when effects are on, effect units per channel.
     public var channelOutputs = false
+    /// Instead of one bus per channel: this many output buses, each note going to the bus its
+    /// note-on names (`outputBus:`), e.g. one per track for track stems. Overrides
+    /// ``channelOutputs`` when set.
+    public var outputBusCount: Int? = nil
     /// Capacity of the queue of events scheduled into the next render call.
     public var eventQueueCapacity: Int = 8192
 

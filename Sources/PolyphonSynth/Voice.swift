@@ -41,6 +41,8 @@ struct Voice {
     // Identity
     var isActive = false
     private(set) var channel = 0
+    /// Output bus the voice mixes into (its channel, or the bus its note-on named).
+    var bus = 0
     private(set) var key = 0
     private(set) var velocity = 0
     /// Absolute frame at which the voice started; voices started at the current frame are

@@ -76,7 +76,7 @@ import Testing
     }
 
     // Not one of the banks CI is promised (package fluidr3mono-gm-soundfont): skipped when absent.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: fluidR3Mono) && RealFiles.available(sox)))
+    @Test(.enabled(if: RealFiles.available(fluidR3Mono) && RealFiles.available(sox)))
     func fluidR3MonoSamplesMatchSox() throws {
         try expectMatchesSox(Self.fluidR3Mono, sampleCount: 6)
     }
