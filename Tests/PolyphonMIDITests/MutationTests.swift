@@ -107,6 +107,20 @@ struct MutationTests {
         #expect(refused > 50)
     }
 
+    @Test(.enabled(if: RealFiles.available("/usr/share/planetblupi/music/music004.mid")))
+    func bitFlipsInARealFile() throws {
+        let real = try MIDIFile(contentsOfFile: "/usr/share/planetblupi/music/music004.mid")
+        let bytes = real.serialized()
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<60 {
+            var mutant = bytes
+            for _ in 0..<(1 + Int(generator.next() % 8)) {
+                mutant[Int(generator.next() % UInt64(mutant.count))] ^= UInt8(1) << (generator.next() % 8)
+            }
+            _ = exercise(mutant)
+        }
+    }
+
     @Test func randomGarbageAfterValidHeader() {
         var generator = SplitMix64(seed: 42)
         for _ in 0..<300 {
