@@ -53,8 +53,18 @@ public struct MIDIFile: Sendable, Hashable {
     }
 
     /// Reads a Standard MIDI File from a path on disk.
+    ///
+    /// - Throws: ``MIDIFileError`` naming the file by `path` as given, so that a command-line
+    ///   tool reports the path its user typed.
     public init(contentsOfFile path: String) throws(MIDIFileError) {
-        try self.init(contentsOf: URL(fileURLWithPath: path))
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw MIDIFileError(fileName: path, trackIndex: nil, byteOffset: 0,
+                                reason: .unreadable(error.localizedDescription))
+        }
+        try self.init(bytes: [UInt8](data), name: path)
     }
 
     /// The ticks per quarter note of a PPQN division, `nil` for SMPTE.

@@ -60,7 +60,8 @@ public struct TempoMap: Sendable, Hashable {
     }
 
     /// The map of a file: for formats 0 and 1 the tempo events of all tracks (the tempo is
-    /// global); for format 2, or when `track` is given, those of that track only.
+    /// global, and `track` is ignored); for format 2 those of `track` only (the first track when
+    /// `nil`), since each format-2 track is an independent pattern.
     public init(file: MIDIFile, track: Int? = nil) {
         let tracks: ArraySlice<MIDITrack>
         if let track, file.tracks.indices.contains(track), file.format == .independentTracks {

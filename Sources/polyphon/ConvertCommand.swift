@@ -35,7 +35,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let file = try MIDIFile(contentsOf: URL(fileURLWithPath: input))
+        let file = try MIDIFile(contentsOfFile: input)
         let targetFormat = format.flatMap { MIDIFileFormat(rawValue: UInt16($0)) } ?? file.format
         for warning in file.warnings {
             FileHandle.standardError.write(Data("warning: \(input): \(warning)\n".utf8))
