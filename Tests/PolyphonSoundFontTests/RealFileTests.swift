@@ -135,6 +135,9 @@ import Darwin
         try #require(FileManager.default.fileExists(atPath: RealFiles.museScore), "\(RealFiles.museScore) is missing")
         let font = try SoundFont(contentsOf: RealFiles.museScore)
         #expect(font.isSF3)
+        // Debian's MuseScore_General_Lite.sf3 lacks the pad byte after its odd-sized sdta list;
+        // nothing else in it is wrong.
+        #expect(font.warnings.allSatisfy { $0.message.contains("without the RIFF pad byte") }, "\(font.warnings)")
         #expect(font.info.versionMajor == 3)
         #expect(font.presets.count > 100)
         let compressed = font.samples.filter { $0.sampleType.isCompressed }
@@ -150,6 +153,19 @@ import Darwin
             try expectPresetsMatchFluidSynth(RealFiles.museScore)
             try expectRegionCountsMatchFluidSynthVoices(RealFiles.museScore)
         }
+    }
+
+    /// Debian's FluidR3Mono SF3 has an odd-sized sdta list without its pad byte: it must load
+    /// with a warning saying so, and read like FluidSynth reads it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: RealFiles.fluidR3Mono)
+                   && FileManager.default.fileExists(atPath: RealFiles.fluidsynth)))
+    func fluidR3MonoSF3MatchesFluidSynth() throws {
+        let font = try SoundFont(contentsOf: RealFiles.fluidR3Mono)
+        #expect(font.isSF3)
+        #expect(font.warnings.contains { $0.chunk == "LIST" && $0.message.contains("without the RIFF pad byte") })
+        #expect(font.samples.contains { $0.sampleType.isCompressed })
+        try expectPresetsMatchFluidSynth(RealFiles.fluidR3Mono)
+        try expectRegionCountsMatchFluidSynthVoices(RealFiles.fluidR3Mono)
     }
 
     /// The per-note lookup skips zones early; it must give exactly the matching regions of the
