@@ -201,6 +201,8 @@ import Darwin
         try bank.write(to: url)
         let listed = try Self.fluidSynthPresets(url.path)
         #expect(listed.map { "\($0.bank)-\($0.program) \($0.name)" } == ["0-80 Lead", "8-89 Pad", "128-0 Drums"])
+        // Global zones, key and velocity ranges and stereo pairs resolve to the voices FluidSynth starts.
+        try expectRegionCountsMatchFluidSynthVoices(url.path)
     }
 
     /// Opening FluidR3_GM (148 MB) maps it instead of reading it: fast, and the resident set
