@@ -168,6 +168,22 @@ import Darwin
         try expectRegionCountsMatchFluidSynthVoices(RealFiles.fluidR3Mono)
     }
 
+    /// Real banks survive writing: reading what the writer made gives the same model.
+    @Test(.enabled(if: RealFiles.available(RealFiles.timGM6mb) && RealFiles.available(RealFiles.museScore)))
+    func realBanksRoundTripThroughTheWriter() throws {
+        for path in [RealFiles.timGM6mb, RealFiles.museScore] {
+            try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
+            let font = try SoundFont(contentsOf: path)
+            let read = try SoundFont(bytes: font.serialized(), name: path + " (rewritten)")
+            #expect(read.warnings.isEmpty, "\(read.warnings)")
+            #expect(read.info == font.info)
+            #expect(read.presets == font.presets)
+            #expect(read.instruments == font.instruments)
+            #expect(read.samples == font.samples)
+            #expect(read.sampleData.bytes.elementsEqual(font.sampleData.bytes))
+        }
+    }
+
     /// The per-note lookup skips zones early; it must give exactly the matching regions of the
     /// full resolution, in the same order.
     @Test(.enabled(if: RealFiles.available(RealFiles.timGM6mb)))
