@@ -12,19 +12,7 @@ import Darwin
 @Suite(.serialized) struct RealFileTests {
     /// FluidSynth's `inst 1` listing of a bank: "bbb-ppp Name" lines, as (bank, program, name).
     static func fluidSynthPresets(_ path: String) throws -> [(bank: Int, program: Int, name: String)] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RealFiles.fluidsynth)
-        // No MIDI driver; audio to /dev/null through the file driver (this build has no null driver).
-        process.arguments = ["-n", "-a", "file", "-o", "audio.file.name=/dev/null", path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("inst 1\nquit\n".utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try runFluidSynth(path, commands: "inst 1\nquit\n")
         var presets: [(Int, Int, String)] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
             let bytes = Array(line)
@@ -36,6 +24,84 @@ import Darwin
             presets.append((bank, program, SoundFontText.decode(bytes[8...])))
         }
         return presets
+    }
+
+    /// Runs FluidSynth's shell on `path` with `commands` and returns what it printed, log included.
+    static func runFluidSynth(_ path: String, commands: String, verbose: Bool = false) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RealFiles.fluidsynth)
+        // No MIDI driver; audio to /dev/null through the file driver (this build has no null driver).
+        process.arguments = (verbose ? ["-v"] : []) + ["-n", "-a", "file", "-o", "audio.file.name=/dev/null", path]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        // Feed the commands from another thread: FluidSynth answers while it reads, and a long
+        // script would otherwise fill both pipes and deadlock.
+        let writer = input.fileHandleForWriting
+        let script = Data(commands.utf8)
+        let feeder = Thread {
+            writer.write(script)
+            try? writer.close()
+        }
+        feeder.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// For notes across every preset, the number of voices FluidSynth starts (its verbose log
+    /// prints one `noteon` line per voice) must equal the number of regions we resolve.
+    func expectRegionCountsMatchFluidSynthVoices(_ path: String) throws {
+        try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
+        try #require(FileManager.default.fileExists(atPath: RealFiles.fluidsynth), "fluidsynth is missing")
+        let font = try SoundFont(contentsOf: path)
+        // Each note gets a unique (channel, key, velocity) so its log lines can be told apart.
+        struct Note: Hashable { var channel: Int, key: Int, velocity: Int }
+        var expected: [Note: Int] = [:]
+        var commands = ""
+        var counter = 0
+        for preset in font.presets {
+            for key in [24, 36, 48, 60, 67, 84, 100] {
+                let note = Note(channel: (counter / 127) % 16, key: key, velocity: 1 + counter % 127)
+                counter += 1
+                guard expected[note] == nil else { continue }
+                expected[note] = font.regions(bank: Int(preset.bank), program: Int(preset.program),
+                                              key: UInt8(key), velocity: UInt8(note.velocity)).count
+                commands += "select \(note.channel) 1 \(preset.bank) \(preset.program)\n"
+                commands += "noteon \(note.channel) \(key) \(note.velocity)\nreset\n"
+            }
+        }
+        commands += "quit\n"
+        let log = try Self.runFluidSynth(path, commands: commands, verbose: true)
+        var voices: [Note: Int] = [:]
+        for line in String(decoding: log, as: UTF8.self).split(separator: "\n") where line.contains("noteon\t") {
+            let fields = line.split(separator: "\t")
+            guard fields.count >= 4, let c = Int(fields[1]), let k = Int(fields[2]), let v = Int(fields[3]) else { continue }
+            voices[Note(channel: c, key: k, velocity: v), default: 0] += 1
+        }
+        #expect(voices.values.reduce(0, +) > expected.count / 2, "FluidSynth started too few voices; did the log change?")
+        print("\(path): \(expected.count) notes, \(expected.values.reduce(0, +)) regions, FluidSynth started \(voices.values.reduce(0, +)) voices")
+        var mismatches = 0
+        for (note, count) in expected.sorted(by: { $0.key.velocity + 127 * $0.key.channel < $1.key.velocity + 127 * $1.key.channel }) {
+            let theirs = voices[note, default: 0]
+            if theirs != count {
+                mismatches += 1
+                if mismatches <= 10 { Issue.record("\(note): \(count) regions, FluidSynth started \(theirs) voices") }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test(.enabled(if: RealFiles.available(RealFiles.timGM6mb)))
+    func timGM6mbRegionCountsMatchFluidSynthVoices() throws {
+        try expectRegionCountsMatchFluidSynthVoices(RealFiles.timGM6mb)
+    }
+
+    @Test(.enabled(if: RealFiles.available(RealFiles.fluidR3)))
+    func fluidR3RegionCountsMatchFluidSynthVoices() throws {
+        try expectRegionCountsMatchFluidSynthVoices(RealFiles.fluidR3)
     }
 
     func expectPresetsMatchFluidSynth(_ path: String) throws {
@@ -69,6 +135,9 @@ import Darwin
         try #require(FileManager.default.fileExists(atPath: RealFiles.museScore), "\(RealFiles.museScore) is missing")
         let font = try SoundFont(contentsOf: RealFiles.museScore)
         #expect(font.isSF3)
+        // Debian's MuseScore_General_Lite.sf3 lacks the pad byte after its odd-sized sdta list;
+        // nothing else in it is wrong.
+        #expect(font.warnings.allSatisfy { $0.message.contains("without the RIFF pad byte") }, "\(font.warnings)")
         #expect(font.info.versionMajor == 3)
         #expect(font.presets.count > 100)
         let compressed = font.samples.filter { $0.sampleType.isCompressed }
@@ -82,6 +151,36 @@ import Darwin
         #expect(!font.regions(bank: 0, program: 0, key: 60, velocity: 100).isEmpty)
         if FileManager.default.fileExists(atPath: RealFiles.fluidsynth) {
             try expectPresetsMatchFluidSynth(RealFiles.museScore)
+            try expectRegionCountsMatchFluidSynthVoices(RealFiles.museScore)
+        }
+    }
+
+    /// Debian's FluidR3Mono SF3 has an odd-sized sdta list without its pad byte: it must load
+    /// with a warning saying so, and read like FluidSynth reads it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: RealFiles.fluidR3Mono)
+                   && FileManager.default.fileExists(atPath: RealFiles.fluidsynth)))
+    func fluidR3MonoSF3MatchesFluidSynth() throws {
+        let font = try SoundFont(contentsOf: RealFiles.fluidR3Mono)
+        #expect(font.isSF3)
+        #expect(font.warnings.contains { $0.chunk == "LIST" && $0.message.contains("without the RIFF pad byte") })
+        #expect(font.samples.contains { $0.sampleType.isCompressed })
+        try expectPresetsMatchFluidSynth(RealFiles.fluidR3Mono)
+        try expectRegionCountsMatchFluidSynthVoices(RealFiles.fluidR3Mono)
+    }
+
+    /// Real banks survive writing: reading what the writer made gives the same model.
+    @Test(.enabled(if: RealFiles.available(RealFiles.timGM6mb) && RealFiles.available(RealFiles.museScore)))
+    func realBanksRoundTripThroughTheWriter() throws {
+        for path in [RealFiles.timGM6mb, RealFiles.museScore] {
+            try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing")
+            let font = try SoundFont(contentsOf: path)
+            let read = try SoundFont(bytes: font.serialized(), name: path + " (rewritten)")
+            #expect(read.warnings.isEmpty, "\(read.warnings)")
+            #expect(read.info == font.info)
+            #expect(read.presets == font.presets)
+            #expect(read.instruments == font.instruments)
+            #expect(read.samples == font.samples)
+            #expect(read.sampleData.bytes.elementsEqual(font.sampleData.bytes))
         }
     }
 
@@ -118,6 +217,8 @@ import Darwin
         try bank.write(to: url)
         let listed = try Self.fluidSynthPresets(url.path)
         #expect(listed.map { "\($0.bank)-\($0.program) \($0.name)" } == ["0-80 Lead", "8-89 Pad", "128-0 Drums"])
+        // Global zones, key and velocity ranges and stereo pairs resolve to the voices FluidSynth starts.
+        try expectRegionCountsMatchFluidSynthVoices(url.path)
     }
 
     /// Opening FluidR3_GM (148 MB) maps it instead of reading it: fast, and the resident set

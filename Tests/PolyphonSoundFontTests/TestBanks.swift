@@ -157,5 +157,7 @@ enum RealFiles {
     static let fluidR3 = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
     static let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
     static let museScore = "/usr/share/sounds/sf3/MuseScore_General.sf3"
+    /// Not among the files CI is promised (package fluidr3mono-gm-soundfont): tested when present.
+    static let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
     static let fluidsynth = "/usr/bin/fluidsynth"
 }
