@@ -52,18 +52,60 @@ struct SpectralRecipe: Sendable {
         return out
     }
 
-    func render(frequency: Double, seed: UInt64, transforms: [Int: FourierTransform]) -> GeneratedSample {
+    /// Renders one sample per seed (one for mono, two for a left/right pair). Every inverse FFT
+    /// carries two real tables: the tone and its noise for mono; the two channels' tones (then
+    /// noises, brightness, bursts) for a pair.
+    func render(frequency: Double, seeds: [UInt64], transforms: [Int: FourierTransform]) -> [GeneratedSample] {
         let length = loopLength
         let fft = transforms[length] ?? FourierTransform(size: length)
         let f0 = SpectralSynthesis.binFrequency(near: frequency, length: length, multiple: partials == nil ? 1 : 2)
         let tone = components(f0: f0, amplitude: harmonics)
-        // The tone and its noise bands come out of one inverse FFT (real and imaginary parts).
         let bands = noise.map { SpectralComponent(frequency: $0.centre, amplitude: $0.level, bandwidth: $0.width) }
-        var (main, noiseTable) = SpectralSynthesis.tables(tone, seed: seed, bands.isEmpty ? nil : bands, seed: seed &+ 77,
-                                                          length: length, transform: fft)
-        if !noise.isEmpty {
+        func pair(_ a: [SpectralComponent]?, _ seedA: UInt64, _ b: [SpectralComponent]?, _ seedB: UInt64) -> ([Double]?, [Double]?) {
+            guard a != nil || b != nil else { return (nil, nil) }
+            let (x, y) = SpectralSynthesis.tables(a ?? [], seed: seedA, b, seed: seedB, length: length, transform: fft)
+            return (a == nil ? nil : x, b == nil ? nil : y)
+        }
+        let noiseBands = bands.isEmpty ? nil : bands
+        var mains: [[Double]] = [], noises: [[Double]?] = []
+        if seeds.count == 2 {
+            let (l, r) = pair(tone, seeds[0], tone, seeds[1])
+            mains = [l!, r!]
+            let (nl, nr) = pair(noiseBands, seeds[0] &+ 77, noiseBands, seeds[1] &+ 77)
+            noises = [nl, nr]
+        } else {
+            let (m, n) = pair(tone, seeds[0], noiseBands, seeds[0] &+ 77)
+            mains = [m!]
+            noises = [n]
+        }
+        var brights: [[Double]?] = Array(repeating: nil, count: seeds.count)
+        var bursts: [[Double]?] = Array(repeating: nil, count: seeds.count)
+        if let attack {
+            // Bright partials use the tone's seed, so their phases match the tone's bin by bin
+            // and they add coherently.
+            let bright = attack.brightness.map { components(f0: f0, amplitude: $0) }
+            let burst = attack.noiseLevel > 0
+                ? [SpectralComponent(frequency: attack.noiseCentre, amplitude: 1, bandwidth: attack.noiseWidth)] : nil
+            if seeds.count == 2 {
+                (brights[0], brights[1]) = pair(bright, seeds[0], bright, seeds[1])
+                (bursts[0], bursts[1]) = pair(burst, seeds[0] &+ 991, burst, seeds[1] &+ 991)
+            } else {
+                (brights[0], bursts[0]) = pair(bright, seeds[0], burst, seeds[0] &+ 991)
+            }
+        }
+        return seeds.indices.map { c in
+            assemble(main: mains[c], noise: noises[c], bright: brights[c], burst: bursts[c].map(SpectralSynthesis.normalized),
+                     toneIsEmpty: tone.isEmpty, f0: f0, length: length)
+        }
+    }
+
+    /// One channel from its tables: tone plus noise looped, the attack's transients on top.
+    private func assemble(main tone: [Double], noise noiseTable: [Double]?, bright: [Double]?, burst: [Double]?,
+                          toneIsEmpty: Bool, f0: Double, length: Int) -> GeneratedSample {
+        var main = tone
+        if let noiseTable {
             // Beside a tone, band levels are relative to the tone's RMS.
-            let wanted = (noise.reduce(0) { $0 + $1.level * $1.level }).squareRoot() * (tone.isEmpty ? 0.3 : Self.rms(main))
+            let wanted = (noise.reduce(0) { $0 + $1.level * $1.level }).squareRoot() * (toneIsEmpty ? 0.3 : Self.rms(main))
             let scale = wanted / max(Self.rms(noiseTable), 1e-12)
             for n in 0..<length { main[n] += noiseTable[n] * scale }
         }
@@ -77,14 +119,6 @@ struct SpectralRecipe: Sendable {
             points += main.prefix(attackCount + length + 8 - points.count)
         }
         if let attack {
-            // Bright partials (same phases as the tone, so they add coherently) and the noise
-            // burst share one inverse FFT.
-            let burstBand = [SpectralComponent(frequency: attack.noiseCentre, amplitude: 1, bandwidth: attack.noiseWidth)]
-            let (brightTable, burstTable) = SpectralSynthesis.tables(
-                components(f0: f0, amplitude: attack.brightness ?? { _, _ in 0 }), seed: seed,
-                attack.noiseLevel > 0 ? burstBand : nil, seed: seed &+ 991, length: length, transform: fft)
-            let bright = attack.brightness == nil ? nil : brightTable
-            let burst = attack.noiseLevel > 0 ? SpectralSynthesis.normalized(burstTable) : nil
             let mainPeak = max(main.reduce(0) { max($0, abs($1)) }, 1e-12)
             let brightGain = bright.map { b in mainPeak / max(b.reduce(0) { max($0, abs($1)) }, 1e-12) * attack.brightLevel } ?? 0
             // Exponential decays by recursion (one multiply per point instead of an exp).
@@ -102,7 +136,7 @@ struct SpectralRecipe: Sendable {
         }
         var sample = GeneratedSample(points: points, loop: attackCount..<attackCount + length, frequency: f0)
         if let tremolo {
-            let start = sample.loop!.lowerBound
+            let start = attackCount
             for n in sample.points.indices {
                 let offset = ((n - start) % length + length) % length
                 let phase = Double(offset * tremolo.cycles % length) / Double(length)

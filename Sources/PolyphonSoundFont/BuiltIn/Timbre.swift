@@ -24,14 +24,12 @@ struct Timbre: Sendable {
     func render(seed: UInt64, transforms: [Int: FourierTransform]) -> [[GeneratedSample]] {
         roots.enumerated().map { i, root in
             let f = PortableMath.frequency(ofKey: Double(root))
-            return (0..<(stereo ? 2 : 1)).map { channel in
-                let s = seed &+ UInt64(i * 2 + channel) &* 0x1000_0000_1B3
-                switch source {
-                case .spectral(let r): return r.render(frequency: f, seed: s, transforms: transforms)
-                case .plucked(let r): return r.render(frequency: f, seed: s)
-                case .frequencyModulation(let r): return r.render(frequency: f)
-                case .custom(let make): return make(f, s)
-                }
+            let seeds = (0..<(stereo ? 2 : 1)).map { seed &+ UInt64(i * 2 + $0) &* 0x1000_0000_1B3 }
+            switch source {
+            case .spectral(let r): return r.render(frequency: f, seeds: seeds, transforms: transforms)
+            case .plucked(let r): return seeds.map { r.render(frequency: f, seed: $0) }
+            case .frequencyModulation(let r): return seeds.map { _ in r.render(frequency: f) }
+            case .custom(let make): return seeds.map { make(f, $0) }
             }
         }
     }
