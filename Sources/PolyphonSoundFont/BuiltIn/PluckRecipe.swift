@@ -35,9 +35,11 @@ struct PluckRecipe: Sendable {
         // Symmetric three-tap loss filter: zero phase, so the period stays exactly `period`.
         let centre = 1 - 0.5 * damping, side = (1 - centre) / 2
         let rho = PortableMath.exp(-6.907755 / (decay * GeneratedSample.rate / Double(period)))
-        for n in period..<count {
-            let before = n - period - 1 >= 0 ? y[n - period - 1] : y[n - 1]
-            y[n] = rho * (centre * y[n - period] + side * (before + y[n - period + 1]))
+        y.withUnsafeMutableBufferPointer { y in
+            y[period] = rho * (centre * y[0] + side * (y[period - 1] + y[1]))
+            for n in period + 1..<count {
+                y[n] = rho * (centre * y[n - period] + side * (y[n - period - 1] + y[n - period + 1]))
+            }
         }
         if drive > 0 {
             let peak = y.reduce(0) { max($0, abs($1)) }

@@ -125,22 +125,30 @@ struct SpectralRecipe: Sendable {
             let brightStep = PortableMath.exp(-1 / (attack.brightDecay * GeneratedSample.rate))
             let noiseStep = PortableMath.exp(-1 / (attack.noiseDecay * GeneratedSample.rate))
             var brightLevel = brightGain, noiseLevel = mainPeak * attack.noiseLevel
+            var j = 0 // n modulo the loop length, without a division per point
             for n in 0..<attackCount {
                 // A raised-cosine fade makes both transients exactly zero where the loop starts.
                 let fade = 0.5 + 0.5 * SineTable.value(cycles: 0.25 + 0.5 * Double(n) / Double(attackCount))
-                if let bright { points[n] += bright[n % length] * brightLevel * fade }
-                if let burst { points[n] += burst[n % length] * noiseLevel * fade }
+                if let bright { points[n] += bright[j] * brightLevel * fade }
+                if let burst { points[n] += burst[j] * noiseLevel * fade }
                 brightLevel *= brightStep
                 noiseLevel *= noiseStep
+                j += 1
+                if j == length { j = 0 }
             }
         }
         var sample = GeneratedSample(points: points, loop: attackCount..<attackCount + length, frequency: f0)
         if let tremolo {
-            let start = attackCount
+            // A gain curve of `cycles` periods per loop, computed once and indexed from the loop
+            // start, so the modulation is as seamless as the loop.
+            let gain = (0..<length).map { offset in
+                1 - tremolo.depth * (0.5 + 0.5 * SineTable.value(cycles: Double(offset * tremolo.cycles % length) / Double(length) + 0.25))
+            }
+            var offset = ((-attackCount) % length + length) % length
             for n in sample.points.indices {
-                let offset = ((n - start) % length + length) % length
-                let phase = Double(offset * tremolo.cycles % length) / Double(length)
-                sample.points[n] *= 1 - tremolo.depth * (0.5 + 0.5 * SineTable.value(cycles: phase + 0.25))
+                sample.points[n] *= gain[offset]
+                offset += 1
+                if offset == length { offset = 0 }
             }
         }
         if drive > 0 {
