@@ -23,8 +23,8 @@ enum GeneralMIDIPrograms {
     ]
 
     static let piano: [P] = [
-        P("Acoustic Grand Piano", .piano, .decaying(14, release: 0.35), keyToDecay: 40, filter: 2500,
-          sweep: S(decay: 3, sustain: 0, filterCents: 2400), velocityToFilter: 2400, reverb: 200),
+        P("Acoustic Grand Piano", .piano, .decaying(14, release: 0.35), keyToDecay: 40, filter: 3000,
+          sweep: S(decay: 3, sustain: 0, filterCents: 1800), velocityToFilter: 3600, reverb: 200),
         P("Bright Acoustic Piano", .piano, .decaying(12, release: 0.35), keyToDecay: 40, filter: 4500,
           sweep: S(decay: 2.5, sustain: 0, filterCents: 1800), velocityToFilter: 1800, reverb: 200),
         P("Electric Grand Piano", .piano, .decaying(8, release: 0.3), keyToDecay: 40, filter: 3000, resonance: 4,
