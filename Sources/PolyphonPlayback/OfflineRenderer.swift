@@ -51,21 +51,9 @@ public final class OfflineRenderer {
         let events = schedule.events
 
         while true {
-            if frame >= lastFrame && options.endAtLastEvent { break }
-            // The events at the last frame are dispatched in a one-frame step, then the tail
-            // runs in control-period steps from the frame after (the player uses the same grid,
-            // so a bounce and a live play end on the same frame).
-            let inTail = frame >= lastFrame && next >= events.count
-            if inTail {
-                if frame >= tailLimit { break }
-                if synth.isIdle && synth.effectsAreSilent { break }
-            }
-            // In the tail, render in control-period steps so the file ends within 64 frames of
-            // the moment the last voice became inaudible.
-            var n = inTail ? 64 : block
-            if !inTail { n = Int(min(Int64(n), max(1, lastFrame - frame))) }
-            if inTail { n = Int(min(Int64(n), tailLimit - frame)) }
-            if n <= 0 { break }
+            guard let n = nextStep(frame: frame, lastFrame: lastFrame, tailLimit: tailLimit, block: block,
+                                   eventsPending: next < events.count,
+                                   silent: synth.isIdle && synth.effectsAreSilent) else { break }
             let end = frame + Int64(n)
             while next < events.count && events[next].frame < end {
                 MIDISchedule.send(events[next], to: synth, atFrame: Int(max(0, events[next].frame - frame)))
@@ -101,5 +89,21 @@ public final class OfflineRenderer {
                                  speed: elapsed > 0 ? Double(frame) / options.sampleRate / elapsed : 0))
         return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
                              maxVoices: maxVoices, elapsed: elapsed)
+    }
+
+    /// Frames to render next, or nil when the render is over. Up to the last event: blocks.
+    /// The events at the last frame are dispatched in a one-frame step, then the tail runs in
+    /// control-period (64-frame) steps from the frame after — the player uses the same grid, so
+    /// a bounce and a live play end on the same frame, within 64 frames of the moment the last
+    /// voice became inaudible and the effects fell silent (or at the tail limit).
+    func nextStep(frame: Int64, lastFrame: Int64, tailLimit: Int64, block: Int, eventsPending: Bool,
+                  silent: @autoclosure () -> Bool) -> Int? {
+        if frame >= lastFrame && options.endAtLastEvent { return nil }
+        guard frame >= lastFrame && !eventsPending else {
+            return Int(min(Int64(block), max(1, lastFrame - frame)))
+        }
+        if frame >= tailLimit || silent() { return nil }
+        let n = Int(min(64, tailLimit - frame))
+        return n > 0 ? n : nil
     }
 }

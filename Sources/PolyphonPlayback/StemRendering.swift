@@ -73,19 +73,9 @@ extension OfflineRenderer {
         var peak: Float = 0, maxVoices = 0
         let events = schedule.events
         while true {
-            if frame >= lastFrame && options.endAtLastEvent { break }
-            // The events at the last frame are dispatched in a one-frame step, then the tail
-            // runs in control-period steps from the frame after (the player uses the same grid,
-            // so a bounce and a live play end on the same frame).
-            let inTail = frame >= lastFrame && next >= events.count
-            if inTail {
-                if frame >= tailLimit { break }
-                if synth.isIdle && synth.effectsAreSilent { break }
-            }
-            var n = inTail ? 64 : block
-            if !inTail { n = Int(min(Int64(n), max(1, lastFrame - frame))) }
-            if inTail { n = Int(min(Int64(n), tailLimit - frame)) }
-            if n <= 0 { break }
+            guard let n = nextStep(frame: frame, lastFrame: lastFrame, tailLimit: tailLimit, block: block,
+                                   eventsPending: next < events.count,
+                                   silent: synth.isIdle && synth.effectsAreSilent) else { break }
             let end = frame + Int64(n)
             while next < events.count && events[next].frame < end {
                 let e = events[next]

@@ -39,12 +39,17 @@ final class OutputBus {
         if chorus != nil { chorusSend.update(repeating: 0, count: n) }
     }
 
-    /// The loudest send in this chunk (0 when nothing reaches the effects).
-    func sendLevel(_ n: Int) -> Float {
+    /// The loudest send in the chunk last measured by ``measureSends(_:)``.
+    private(set) var sendLevel: Float = 0
+
+    /// Measures this chunk's sends; returns true when the effects must run on this bus (something
+    /// is sent, or a tail is still ringing).
+    func measureSends(_ n: Int) -> Bool {
         var input: Float = 0
         if reverb != nil { for i in 0..<n { input = max(input, abs(reverbSend[i])) } }
         if chorus != nil { for i in 0..<n { input = max(input, abs(chorusSend[i])) } }
-        return input
+        sendLevel = input
+        return input > 0 || !effectsSilent
     }
 
     /// Runs the effect sends into the dry signal and tracks whether the tails have ended:
@@ -54,7 +59,8 @@ final class OutputBus {
     /// and every tail is over (so silence costs nothing), and then on every bus at once (so
     /// per-channel units keep the same modulation phase as one shared unit would, and stems
     /// add up to the mix).
-    func runEffects(_ n: Int, input: Float) {
+    func runEffects(_ n: Int) {
+        let input = sendLevel
         guard reverb != nil || chorus != nil else { return }
         var dry: Float = 0
         if input == 0 { for i in 0..<n { dry = max(dry, abs(left[i]), abs(right[i])) } }

@@ -348,15 +348,10 @@ public final class Synthesizer {
         }
         // Effects run on every bus or on none: skipped while nothing is sent anywhere and every
         // tail is over, so they start with the first send, as a single shared unit would.
-        if buses.count == 1 {
-            let level = buses[0].sendLevel(n)
-            if level > 0 || !buses[0].effectsSilent { buses[0].runEffects(n, input: level) }
-        } else {
-            var allSilent = true
-            for b in buses where b.sendLevel(n) > 0 || !b.effectsSilent { allSilent = false; break }
-            if !allSilent {
-                for b in buses { b.runEffects(n, input: b.sendLevel(n)) }
-            }
+        var effectsNeeded = false
+        for b in buses where b.measureSends(n) { effectsNeeded = true }
+        if effectsNeeded {
+            for b in buses { b.runEffects(n) }
         }
         if masterVolume != 1 {
             let m = masterVolume
