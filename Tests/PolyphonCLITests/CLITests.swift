@@ -194,3 +194,46 @@ struct LongRenderTests {
         try? FileManager.default.removeItem(atPath: CLI.workDirectory + "/long.wav")
     }
 }
+
+@Suite("Sample-bank plists from the command line")
+struct PlistBankCLITests {
+    @Test func renderWithASoundBankPlayerPlist() throws {
+        // The seed's layout: sample rate, then name / last note / root note, CAF files beside it.
+        let dir = CLI.workDirectory + "/plist-bank"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (name, root) in [("Low", 45.0), ("High", 69.0)] {
+            let f = 440 * pow(2, (root - 69) / 12)
+            let pcm = (0..<32000).map { Float(0.5 * sin(2 * Double.pi * f * Double($0) / 32000)) }
+            let w = try makeAudioFileWriter(path: "\(dir)/\(name).caf", format: .caf, sampleFormat: .int16,
+                                            channelCount: 1, sampleRate: 32000, dither: .none)
+            try w.write(planar: [pcm])
+            try w.close()
+        }
+        let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><array><string>32000</string>
+        <string>Low</string><string>57</string><string>45</string>
+        <string>High</string><string>127</string><string>69</string>
+        </array></plist>
+        """
+        try plist.write(toFile: "\(dir)/Piano.plist", atomically: true, encoding: .utf8)
+        let song = dir + "/a4.mid"
+        try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: [
+            MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: 69, velocity: 100)),
+            MIDIEvent(tick: 960, message: .noteOff(channel: 0, note: 69, velocity: 0)),
+            MIDIEvent(tick: 960, message: .meta(.endOfTrack)),
+        ])]).write(to: URL(fileURLWithPath: song))
+        let out = dir + "/song.wav"
+        let r = try CLI.run(["render", song, "--soundfont", "\(dir)/Piano.plist", "-o", out,
+                             "--bits", "32f", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Piano.plist"))
+        // Key 69 plays the "High" sample at its root: 440 Hz.
+        let file = try AudioFile(contentsOf: out)
+        let x = file.channels[0][4410..<26460]
+        var crossings = 0
+        var previous = x.first ?? 0
+        for v in x.dropFirst() { if previous < 0 && v >= 0 { crossings += 1 }; previous = v }
+        #expect(abs(Double(crossings) / 0.5 - 440) < 6, "\(Double(crossings) / 0.5) Hz")
+    }
+}
