@@ -3,151 +3,236 @@ import Foundation
 /// The voice's resonant 2-pole low-pass filter (FluidSynth's IIR: RBJ low-pass, direct form II),
 /// with FluidSynth's Q mapping and its pass-band gain reduction of 1/√q.
 ///
-/// Coefficients glide linearly to new targets over a control period so cutoff sweeps from the
-/// modulation envelope or LFO do not zipper. The voice skips the filter entirely while it is
-/// fully open (initialFilterFc 13500 cents and Q 0 with nothing modulating the cutoff).
+/// Coefficients glide linearly, sample by sample, to new targets over a control period so cutoff
+/// sweeps from the modulation envelope or LFO do not zipper (as FluidSynth does). The voice skips
+/// the filter entirely while it is fully open (initialFilterFc 13500 cents and Q 0 with nothing
+/// modulating the cutoff).
+///
+/// An IIR filter run one voice at a time is bound by the latency of its recursion, not by
+/// arithmetic, so the synthesizer filters four voices at once, one per SIMD lane
+/// (``process(_:count:)``). Each lane does exactly the arithmetic a lone voice would, so a voice's
+/// output never depends on which voices share its batch, and the glide is applied at the frames
+/// the voice's own control points name (``FilterEvent``), so it never depends on how render
+/// calls are sliced either.
 struct LowPassFilter {
-    private var a1: Float = 0, a2: Float = 0, b02: Float = 0, b1: Float = 0
-    private var a1Inc: Float = 0, a2Inc: Float = 0, b02Inc: Float = 0, b1Inc: Float = 0
-    private var hist1: Float = 0, hist2: Float = 0
-    private var ta1: Float = 0, ta2: Float = 0, tb02: Float = 0, tb1: Float = 0
+    /// Coefficients in use (a1, a2, b1, b02; b0 = b2 = b02), the glide's target and per-frame step.
+    var coefficients = SIMD4<Float>(repeating: 0)
+    var increments = SIMD4<Float>(repeating: 0)
+    var target = SIMD4<Float>(repeating: 0)
+    /// Frames left in the current glide; at 0 the coefficients snap to the target.
+    var glideRemaining = 0
+    /// The last two centre values of direct form II.
+    var hist1: Float = 0, hist2: Float = 0
+
+    // Control side: what the voice last asked for.
     private var lastCutoff: Float = -1, lastQ: Float = -1
+    private var qLinear: Float = 1, passGain: Float = 1
+    /// True once a target has been set since the last reset.
     private(set) var isPrimed = false
-    /// Frames left in the current coefficient glide; at 0 the coefficients snap to the target.
-    private var glideRemaining = 0
-    /// Parity of frames filtered so far: samples are paired by their position in the voice,
-    /// not in the buffer, so any slicing of render calls gives bit-identical output.
-    private var oddFrame = false
-    /// The first half of a pair split by the end of the previous call: its input and the state
-    /// before it, so the second half is computed exactly as if the pair had not been split.
-    private var pendingX0: Float = 0, pendingH1: Float = 0, pendingH2: Float = 0
 
     mutating func reset() {
         hist1 = 0; hist2 = 0
         glideRemaining = 0
-        oddFrame = false
+        increments = SIMD4(repeating: 0)
         lastCutoff = -1; lastQ = -1
         isPrimed = false
-        a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
     }
 
-    /// True when the coefficients have reached their target (no glide under way).
-    var isSettled: Bool { a1Inc == 0 && a2Inc == 0 && b1Inc == 0 && b02Inc == 0 }
-
-    /// Flushes tiny state values so a decaying voice never drops into slow denormal arithmetic.
-    /// Called at control points (which depend only on the voice's own timeline).
-    mutating func flushDenormals() {
-        if abs(hist1) < 1e-20 { hist1 = 0 }
-        if abs(hist2) < 1e-20 { hist2 = 0 }
-    }
-
-    /// Sets the cutoff (Hz) and resonance (cB above DC) for the next `frames` frames, gliding
-    /// from the previous coefficients unless this is the first setting.
-    mutating func set(cutoffHz: Float, qCentibels: Float, sampleRate: Float, frames: Int) {
+    /// The coefficients for a cutoff (Hz) and resonance (cB above DC), or nil when they are what
+    /// was asked for last (the glide under way continues). Marks the filter primed.
+    mutating func coefficients(cutoffHz: Float, qCentibels: Float, sampleRate: Float) -> SIMD4<Float>? {
         var fc = cutoffHz
         let nyquistLimit = 0.45 * sampleRate
         if fc > nyquistLimit { fc = nyquistLimit } else if fc < 5 { fc = 5 }
-        if isPrimed && abs(fc - lastCutoff) < 0.01 && qCentibels == lastQ {
-            glide(frames: frames)
-            return
-        }
+        if isPrimed && abs(fc - lastCutoff) < 0.01 && qCentibels == lastQ { return nil }
+        isPrimed = true
         lastCutoff = fc
-        lastQ = qCentibels
-        // FluidSynth: the response's Q is the SF2 value in dB minus 3.01, so Q 0 is the flat
-        // (Butterworth) shape, −3 dB at the cutoff. The pass band is lowered by half the
-        // resonance in dB, measured from Q 0 (FluidSynth 2.3.1 renders Q 0 filtered and
-        // unfiltered voices at the same level, and Q 100 cB 5.0 dB lower).
-        let qLin = powf(10, (qCentibels / 10 - 3.01) / 20)
-        let gain = powf(10, -qCentibels / 400)
+        if qCentibels != lastQ {
+            lastQ = qCentibels
+            // FluidSynth: the response's Q is the SF2 value in dB minus 3.01, so Q 0 is the flat
+            // (Butterworth) shape, −3 dB at the cutoff. The pass band is lowered by half the
+            // resonance in dB, measured from Q 0 (FluidSynth 2.3.1 renders Q 0 filtered and
+            // unfiltered voices at the same level, and Q 100 cB 5.0 dB lower).
+            qLinear = powf(10, (qCentibels / 10 - 3.01) / 20)
+            passGain = powf(10, -qCentibels / 400)
+        }
         let omega = 2 * Float.pi * fc / sampleRate
         let sinW = sinf(omega), cosW = cosf(omega)
-        let alpha = sinW / (2 * qLin)
+        let alpha = sinW / (2 * qLinear)
         let a0Inv = 1 / (1 + alpha)
-        let na1 = -2 * cosW * a0Inv
-        let na2 = (1 - alpha) * a0Inv
-        let nb1 = (1 - cosW) * a0Inv * gain
-        let nb02 = nb1 * 0.5
-        ta1 = na1; ta2 = na2; tb1 = nb1; tb02 = nb02
-        if !isPrimed {
-            a1 = na1; a2 = na2; b1 = nb1; b02 = nb02
-            isPrimed = true
-        }
-        glide(frames: frames)
+        let b1 = (1 - cosW) * a0Inv * passGain
+        return SIMD4(-2 * cosW * a0Inv, (1 - alpha) * a0Inv, b1, b1 * 0.5)
     }
 
-    /// Sets increments that reach the target coefficients after `frames` frames.
-    private mutating func glide(frames: Int) {
-        if frames <= 1 || (a1 == ta1 && a2 == ta2 && b1 == tb1 && b02 == tb02) {
-            a1 = ta1; a2 = ta2; b1 = tb1; b02 = tb02
-            a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
-            return
+    /// Applies a control point's event: flush denormal state, then glide or snap to a target.
+    @inline(__always)
+    mutating func apply(_ event: FilterEvent) {
+        // A decaying voice must never drop into slow denormal arithmetic.
+        if abs(hist1) < 1e-20 { hist1 = 0 }
+        if abs(hist2) < 1e-20 { hist2 = 0 }
+        switch event.kind {
+        case .glide where event.target != coefficients:
+            target = event.target
+            increments = (target - coefficients) * (1 / Float(event.frames))
+            glideRemaining = event.frames
+        case .glide, .snap:
+            target = event.target
+            coefficients = event.target
+            increments = SIMD4(repeating: 0)
+            glideRemaining = 0
+        case .flush:
+            break
         }
-        glideRemaining = frames
-        let inv = 1 / Float(frames)
-        a1Inc = (ta1 - a1) * inv
-        a2Inc = (ta2 - a2) * inv
-        b1Inc = (tb1 - b1) * inv
-        b02Inc = (tb02 - b02) * inv
     }
 
-    /// Filters `count` samples in place.
-    mutating func process(_ buffer: UnsafeMutablePointer<Float>, count: Int) {
-        var h1 = hist1, h2 = hist2
-        if a1Inc == 0 && a2Inc == 0 && b1Inc == 0 && b02Inc == 0 {
-            // Steady coefficients: two samples per step. c[n+1] is written in terms of c[n−1]
-            // and c[n−2], so the loop-carried chain is one multiply-add per two samples instead
-            // of per sample (the recursion's latency, not arithmetic, bounds an IIR filter).
-            let a1 = self.a1, a2 = self.a2, b1 = self.b1, b02 = self.b02
-            let k1 = a1 * a1 - a2, k2 = a1 * a2
-            var i = 0
-            if oddFrame && count > 0 {
-                let x1 = buffer[0]
-                let c1 = (x1 - a1 * pendingX0) + k1 * pendingH1 + k2 * pendingH2
-                buffer[0] = b02 * (c1 + pendingH1) + b1 * h1
-                h2 = h1
-                h1 = c1
-                i = 1
+    @inline(__always)
+    static func run(_ p0: UnsafeMutablePointer<Float>, _ p1: UnsafeMutablePointer<Float>,
+                    _ p2: UnsafeMutablePointer<Float>, _ p3: UnsafeMutablePointer<Float>, _ n: Int,
+                    _ a1: inout SIMD4<Float>, _ a2: inout SIMD4<Float>, _ b1: inout SIMD4<Float>,
+                    _ b02: inout SIMD4<Float>, _ h1: inout SIMD4<Float>, _ h2: inout SIMD4<Float>,
+                    _ d1: SIMD4<Float>, _ d2: SIMD4<Float>, _ db1: SIMD4<Float>, _ db02: SIMD4<Float>,
+                    gliding: Bool) {
+        var ca1 = a1, ca2 = a2, cb1 = b1, cb02 = b02, s1 = h1, s2 = h2
+        @inline(__always) func step(_ x: SIMD4<Float>) -> SIMD4<Float> {
+            if gliding {
+                // Lanes not gliding add zero, which leaves their coefficients exact.
+                ca1 += d1; ca2 += d2; cb1 += db1; cb02 += db02
             }
-            while i + 1 < count {
-                let x0 = buffer[i], x1 = buffer[i + 1]
-                let c0 = x0 - a2 * h2 - a1 * h1
-                let c1 = (x1 - a1 * x0) + k1 * h1 + k2 * h2
-                buffer[i] = b02 * (c0 + h2) + b1 * h1
-                buffer[i + 1] = b02 * (c1 + h1) + b1 * c0
-                h2 = c0
-                h1 = c1
-                i += 2
-            }
-            if i < count {
-                let x0 = buffer[i]
-                pendingX0 = x0; pendingH1 = h1; pendingH2 = h2
-                let c = x0 - a2 * h2 - a1 * h1
-                buffer[i] = b02 * (c + h2) + b1 * h1
-                h2 = h1
-                h1 = c
-            }
-        } else {
-            var ca1 = a1, ca2 = a2, cb1 = b1, cb02 = b02
-            for i in 0..<count {
-                if i == count - 1 && (oddFrame ? count & 1 == 0 : count & 1 == 1) {
-                    pendingX0 = buffer[i]; pendingH1 = h1; pendingH2 = h2
+            // a2·h2 first: h2 is older, so only a1·h1 sits on the loop-carried path.
+            let c = (x - ca2 * s2) - ca1 * s1
+            let y = cb02 * (c + s2) + cb1 * s1
+            s2 = s1
+            s1 = c
+            return y
+        }
+        var i = 0
+        // Four frames at a time: one vector load per voice, transposed to one vector per frame
+        // and back, so the outputs never leave vector registers lane by lane.
+        while i + 4 <= n {
+            let r0 = UnsafeRawPointer(p0 + i).loadUnaligned(as: SIMD4<Float>.self)
+            let r1 = UnsafeRawPointer(p1 + i).loadUnaligned(as: SIMD4<Float>.self)
+            let r2 = UnsafeRawPointer(p2 + i).loadUnaligned(as: SIMD4<Float>.self)
+            let r3 = UnsafeRawPointer(p3 + i).loadUnaligned(as: SIMD4<Float>.self)
+            let (x0, x1, x2, x3) = transpose(r0, r1, r2, r3)
+            let y0 = step(x0), y1 = step(x1), y2 = step(x2), y3 = step(x3)
+            let (o0, o1, o2, o3) = transpose(y0, y1, y2, y3)
+            UnsafeMutableRawPointer(p0 + i).storeBytes(of: o0, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(p1 + i).storeBytes(of: o1, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(p2 + i).storeBytes(of: o2, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(p3 + i).storeBytes(of: o3, as: SIMD4<Float>.self)
+            i += 4
+        }
+        while i < n {
+            let y = step(SIMD4(p0[i], p1[i], p2[i], p3[i]))
+            p0[i] = y[0]; p1[i] = y[1]; p2[i] = y[2]; p3[i] = y[3]
+            i += 1
+        }
+        a1 = ca1; a2 = ca2; b1 = cb1; b02 = cb02; h1 = s1; h2 = s2
+    }
+
+    /// Filters up to four voices in place over `count` frames, one per lane, applying each
+    /// lane's events at their frames. Unused lanes point at a spare filter and a spare buffer.
+    static func process(_ batch: FilterBatch, count: Int) {
+        let f = batch.filters, buf = batch.buffers
+        var next = SIMD4<Int>(repeating: 0)  // index of each lane's next event
+        var frame = 0
+        while frame < count {
+            // Lane events and glide ends due now, then the span until the next one.
+            var end = count
+            for l in 0..<4 {
+                let events = batch.events[l], eventCount = batch.eventCounts[l]
+                while next[l] < eventCount && Int(events[next[l]].offset) <= frame {
+                    f[l].pointee.apply(events[next[l]])
+                    next[l] += 1
                 }
-                ca1 += a1Inc; ca2 += a2Inc; cb1 += b1Inc; cb02 += b02Inc
-                // a2·h2 first: h2 is older, so only a1·h1 sits on the loop-carried path.
-                let centre = (buffer[i] - ca2 * h2) - ca1 * h1
-                buffer[i] = cb02 * (centre + h2) + cb1 * h1
-                h2 = h1
-                h1 = centre
+                if next[l] < eventCount { end = min(end, Int(events[next[l]].offset)) }
+                let g = f[l].pointee.glideRemaining
+                if g > 0 { end = min(end, frame + g) }
             }
-            a1 = ca1; a2 = ca2; b1 = cb1; b02 = cb02
-            glideRemaining -= count
-            if glideRemaining <= 0 {
-                // Reached the target: snap exactly so the steady path takes over.
-                a1 = ta1; a2 = ta2; b1 = tb1; b02 = tb02
-                a1Inc = 0; a2Inc = 0; b02Inc = 0; b1Inc = 0
+            let n = end - frame
+            var a1 = SIMD4(f[0].pointee.coefficients[0], f[1].pointee.coefficients[0],
+                           f[2].pointee.coefficients[0], f[3].pointee.coefficients[0])
+            var a2 = SIMD4(f[0].pointee.coefficients[1], f[1].pointee.coefficients[1],
+                           f[2].pointee.coefficients[1], f[3].pointee.coefficients[1])
+            var b1 = SIMD4(f[0].pointee.coefficients[2], f[1].pointee.coefficients[2],
+                           f[2].pointee.coefficients[2], f[3].pointee.coefficients[2])
+            var b02 = SIMD4(f[0].pointee.coefficients[3], f[1].pointee.coefficients[3],
+                            f[2].pointee.coefficients[3], f[3].pointee.coefficients[3])
+            var h1 = SIMD4(f[0].pointee.hist1, f[1].pointee.hist1, f[2].pointee.hist1, f[3].pointee.hist1)
+            var h2 = SIMD4(f[0].pointee.hist2, f[1].pointee.hist2, f[2].pointee.hist2, f[3].pointee.hist2)
+            let p0 = buf[0] + frame, p1 = buf[1] + frame, p2 = buf[2] + frame, p3 = buf[3] + frame
+            let gliding = f[0].pointee.glideRemaining > 0 || f[1].pointee.glideRemaining > 0
+                || f[2].pointee.glideRemaining > 0 || f[3].pointee.glideRemaining > 0
+            let d1: SIMD4<Float>, d2: SIMD4<Float>, db1: SIMD4<Float>, db02: SIMD4<Float>
+            if gliding {
+                d1 = SIMD4(f[0].pointee.increments[0], f[1].pointee.increments[0],
+                           f[2].pointee.increments[0], f[3].pointee.increments[0])
+                d2 = SIMD4(f[0].pointee.increments[1], f[1].pointee.increments[1],
+                           f[2].pointee.increments[1], f[3].pointee.increments[1])
+                db1 = SIMD4(f[0].pointee.increments[2], f[1].pointee.increments[2],
+                            f[2].pointee.increments[2], f[3].pointee.increments[2])
+                db02 = SIMD4(f[0].pointee.increments[3], f[1].pointee.increments[3],
+                             f[2].pointee.increments[3], f[3].pointee.increments[3])
+            } else {
+                d1 = .zero; d2 = .zero; db1 = .zero; db02 = .zero
             }
+            if gliding {
+                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b1, &b02, &h1, &h2, d1, d2, db1, db02, gliding: true)
+            } else {
+                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b1, &b02, &h1, &h2, d1, d2, db1, db02, gliding: false)
+            }
+            for l in 0..<4 {
+                let lane = f[l]
+                lane.pointee.hist1 = h1[l]
+                lane.pointee.hist2 = h2[l]
+                if lane.pointee.glideRemaining > 0 {
+                    lane.pointee.glideRemaining -= n
+                    if lane.pointee.glideRemaining <= 0 {
+                        // Reached the target: snap exactly.
+                        lane.pointee.coefficients = lane.pointee.target
+                        lane.pointee.increments = SIMD4(repeating: 0)
+                        lane.pointee.glideRemaining = 0
+                    } else {
+                        lane.pointee.coefficients = SIMD4(a1[l], a2[l], b1[l], b02[l])
+                    }
+                }
+            }
+            frame = end
         }
-        if count & 1 == 1 { oddFrame.toggle() }
-        hist1 = h1; hist2 = h2
     }
+}
+
+/// Rows to columns of a 4 × 4 block.
+@inline(__always)
+func transpose(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>)
+    -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let ab01 = SIMD4(a[0], b[0], a[1], b[1]), ab23 = SIMD4(a[2], b[2], a[3], b[3])
+    let cd01 = SIMD4(c[0], d[0], c[1], d[1]), cd23 = SIMD4(c[2], d[2], c[3], d[3])
+    return (SIMD4(ab01[0], ab01[1], cd01[0], cd01[1]), SIMD4(ab01[2], ab01[3], cd01[2], cd01[3]),
+            SIMD4(ab23[0], ab23[1], cd23[0], cd23[1]), SIMD4(ab23[2], ab23[3], cd23[2], cd23[3]))
+}
+
+/// What a voice's control point asks of its filter, at a frame of the current render chunk.
+struct FilterEvent {
+    enum Kind: Int32 { case flush, glide, snap }
+    var offset: Int32
+    var kind: Kind
+    /// Glide length in frames.
+    var frames: Int
+    var target: SIMD4<Float>
+
+    init(offset: Int, kind: Kind, frames: Int = 0, target: SIMD4<Float> = SIMD4(repeating: 0)) {
+        self.offset = Int32(offset)
+        self.kind = kind
+        self.frames = frames
+        self.target = target
+    }
+}
+
+/// Four voices' filters, buffers and events for one ``LowPassFilter/process(_:count:)`` call.
+struct FilterBatch {
+    var filters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
+    var buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var events: UnsafeMutablePointer<UnsafePointer<FilterEvent>>
+    var eventCounts: UnsafeMutablePointer<Int>
 }

@@ -44,7 +44,7 @@ public final class Synthesizer {
     /// The mix of all buses for one chunk.
     private let busLeft: UnsafeMutablePointer<Float>
     private let busRight: UnsafeMutablePointer<Float>
-    private let scratch: UnsafeMutablePointer<Float>
+    private let voiceBatch: VoiceBatch
 
     /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
     /// "preload", done once) so playing never consults the zone tables.
@@ -97,7 +97,7 @@ public final class Synthesizer {
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)
         busRight = .allocate(capacity: n)
-        scratch = .allocate(capacity: max(n, Voice.controlPeriod))
+        voiceBatch = VoiceBatch(chunkFrames: n)
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)
         routesByBus = configuration.outputBusCount != nil
@@ -116,7 +116,6 @@ public final class Synthesizer {
         voices.deallocate()
         busLeft.deallocate()
         busRight.deallocate()
-        scratch.deallocate()
     }
 
     // MARK: - Events
@@ -335,16 +334,12 @@ public final class Synthesizer {
         let interp = configuration.interpolation
         if buses.count == 1 {
             let target = buses[0].target
-            for i in 0..<voiceCount where voices[i].isActive {
-                voices[i].render(count: n, into: target, scratch: scratch, interpolation: interp,
-                                 tables: tables)
-            }
+            voiceBatch.render(voices: voices, voiceCount: voiceCount, count: n, interpolation: interp,
+                              tables: tables) { _ in target }
         } else {
-            for i in 0..<voiceCount where voices[i].isActive {
-                let target = buses[min(voices[i].bus, buses.count - 1)].target
-                voices[i].render(count: n, into: target, scratch: scratch, interpolation: interp,
-                                 tables: tables)
-            }
+            let voices = self.voices, buses = self.buses
+            voiceBatch.render(voices: voices, voiceCount: voiceCount, count: n, interpolation: interp,
+                              tables: tables) { buses[min(voices[$0].bus, buses.count - 1)].target }
         }
         // Effects run on every bus or on none: skipped while nothing is sent anywhere and every
         // tail is over, so they start with the first send, as a single shared unit would.

@@ -73,7 +73,8 @@ struct Voice {
     private var modulationEnvelope = ModulationEnvelope()
     private var modulationLFO = LFO()
     private var vibratoLFO = LFO()
-    private var filter = LowPassFilter()
+    /// Internal so the synthesizer can filter voices in batches (``LowPassFilter/process(_:count:)``).
+    var filter = LowPassFilter()
     private var ramp = GainRamp()
     private var framesLeftInPeriod = 0
     private var framesSinceUpdate = 0
@@ -230,26 +231,38 @@ struct Voice {
 
     // MARK: - Rendering
 
-    /// Renders `count` frames and adds them into `target`; `scratch` holds ≥ 64 floats.
+    /// Renders the voice's dry signal for `count` frames into `out` (oscillator and gain; the
+    /// filter and mixing come after, see ``LowPassFilter/process(_:count:)`` and ``mix(_:_:_:)``),
+    /// and records the filter's control points in `events` (room for
+    /// ``maximumFilterEvents(frames:)``). Returns the frames produced: fewer than `count` when
+    /// the voice ended, which frees it.
     @inline(__always)
-    mutating func render(count: Int, into target: MixTarget, scratch: UnsafeMutablePointer<Float>,
-                         interpolation: Interpolation, tables: InterpolationTables) {
+    mutating func renderSource(count: Int, into out: UnsafeMutablePointer<Float>,
+                               events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
+                               interpolation: Interpolation, tables: InterpolationTables) -> Int {
         var done = 0
+        eventCount = 0
         while done < count && isActive {
             if framesLeftInPeriod == 0 {
-                if endsAfterPeriod { kill(); return }
-                controlUpdate()
+                if endsAfterPeriod { kill(); break }
+                controlUpdate(at: done, events: events, eventCount: &eventCount)
             }
             let n = min(count - done, framesLeftInPeriod)
-            let produced = renderOscillator(n, scratch, interpolation, tables)
-            if filterActive { filter.process(scratch, count: produced) }
-            mix(scratch, produced, target, at: done)
+            let produced = renderOscillator(n, out + done, interpolation, tables)
             framesLeftInPeriod -= n
             framesSinceUpdate += n
-            done += n
-            if produced < n { kill(); return }
+            done += produced
+            if produced < n { kill(); break }
         }
+        return done
     }
+
+    /// Control points (hence filter events) in one call of ``renderSource``: one at the start and
+    /// one per control period after it.
+    static func maximumFilterEvents(frames: Int) -> Int { frames / controlPeriod + 2 }
+
+    /// True when the voice's output goes through its low-pass filter.
+    var isFiltered: Bool { filterActive }
 
     @inline(__always)
     mutating private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>,
@@ -278,9 +291,10 @@ struct Voice {
         return produced
     }
 
+    /// Adds `n` frames of the voice's (filtered) signal into the buses, panned and sent.
     @inline(__always)
-    private func mix(_ s: UnsafeMutablePointer<Float>, _ n: Int, _ t: MixTarget, at offset: Int) {
-        let l = t.left + offset, r = t.right + offset
+    func mix(_ s: UnsafeMutablePointer<Float>, _ n: Int, _ t: MixTarget) {
+        let l = t.left, r = t.right
         let pl = panLeft, pr = panRight
         for i in 0..<n {
             let v = s[i]
@@ -288,11 +302,11 @@ struct Voice {
             r[i] += v * pr
         }
         if reverbSend > 0, let bus = t.reverb {
-            let b = bus + offset, k = reverbSend
+            let b = bus, k = reverbSend
             for i in 0..<n { b[i] += s[i] * k }
         }
         if chorusSend > 0, let bus = t.chorus {
-            let b = bus + offset, k = chorusSend
+            let b = bus, k = chorusSend
             for i in 0..<n { b[i] += s[i] * k }
         }
     }
@@ -304,7 +318,8 @@ struct Voice {
 
     /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
     /// next period.
-    mutating private func controlUpdate() {
+    mutating private func controlUpdate(at offset: Int, events: UnsafeMutablePointer<FilterEvent>,
+                                        eventCount: inout Int) {
         let elapsed = framesSinceUpdate
         framesSinceUpdate = 0
         if elapsed > 0 {
@@ -351,13 +366,20 @@ struct Voice {
         }
 
         if filterActive {
-            filter.flushDenormals()
+            // Every control point flushes the filter's denormals; a changed cutoff glides over
+            // the period (the first one sets the filter at once).
+            var event = FilterEvent(offset: offset, kind: .flush)
             let fc = filterCutoffCents + modLfo * modLfoToFilter + modEnv * modEnvToFilter
-            if fc != lastFilterCents || !filter.isSettled {
+            if fc != lastFilterCents || !filter.isPrimed {
                 lastFilterCents = fc
-                filter.set(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
-                           sampleRate: Float(outputRate), frames: period)
+                let primed = filter.isPrimed
+                if let target = filter.coefficients(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
+                                                    sampleRate: Float(outputRate)) {
+                    event = FilterEvent(offset: offset, kind: primed ? .glide : .snap, frames: period, target: target)
+                }
             }
+            events[eventCount] = event
+            eventCount += 1
         }
 
         // Gain at the end of the period, reached by a linear ramp.
