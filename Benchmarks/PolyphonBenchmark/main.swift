@@ -1,7 +1,10 @@
 // Side-by-side benchmark: Polyphon vs FluidSynth (when installed) on the same files, same
 // bank, 44.1 kHz, 4-point interpolation, effects off (unless --effects). Prints ratios.
 //
-//   swift run -c release PolyphonBenchmark [--soundfont F] [--effects] [--songs DIR] [--quick]
+//   swift run -c release PolyphonBenchmark [--soundfont F] [--effects] [--songs DIR] [--quick] [--engine]
+//
+// --engine: songs are rendered in this process with the output discarded, timing the engine
+// alone (no file writing, no loudness meter, no bank loading), against FluidSynth's whole run.
 import Foundation
 import PolyphonAudio
 import PolyphonMIDI
@@ -14,6 +17,7 @@ struct Arguments {
     var songs = "/usr/share/planetblupi/music"
     var effects = false
     var quick = false
+    var engineOnly = false
     var rate = 44100.0
 
     init() {
@@ -24,6 +28,7 @@ struct Arguments {
             case "--songs": songs = it.next() ?? songs
             case "--effects": effects = true
             case "--quick": quick = true
+            case "--engine": engineOnly = true
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
             }
         }
@@ -164,8 +169,22 @@ else {
         let out = tmp + "/p.wav"
         var polyArgs = ["render", path, "-s", args.soundfont, "-o", out, "-q", "--rate", String(Int(args.rate))]
         if !args.effects { polyArgs += ["--no-reverb", "--no-chorus"] }
-        guard let (pt, prss) = run(polyphon, polyArgs) else { print("\(name): polyphon failed"); continue }
-        let duration = (try? AudioFile(contentsOf: out).duration) ?? midi.duration
+        let pt: Double, prss: Int, duration: Double
+        if args.engineOnly {
+            var options = RenderOptions()
+            options.sampleRate = args.rate
+            options.synthesizer = config
+            let s0 = now()
+            let summary = try OfflineRenderer(soundBank: bank, options: options).render(midi, into: { _, _, _ in })
+            pt = now() - s0
+            prss = 0
+            duration = summary.duration
+        } else {
+            guard let (t, rss) = run(polyphon, polyArgs) else { print("\(name): polyphon failed"); continue }
+            pt = t
+            prss = rss
+            duration = (try? AudioFile(contentsOf: out).duration) ?? midi.duration
+        }
         totalAudio += duration
         totalPoly += pt
         var line = name.padding(toLength: 14, withPad: " ", startingAt: 0)
@@ -175,7 +194,7 @@ else {
             totalFluid += ft
             line += String(format: "  %14.0f  %5.2f×  %6.1f MB / %6.1f MB", duration / ft, ft / pt,
                            Double(prss) / 1024, Double(rss) / 1024)
-            if let f = AudioComparison.compare(out, tmp + "/f.wav") {
+            if !args.engineOnly, let f = AudioComparison.compare(out, tmp + "/f.wav") {
                 line += String(format: "   %+7.2f  %6.2f  %5.3f", f.levelDifference, f.spectralDistance, f.envelopeCorrelation)
                 fidelity.append(f)
             }
@@ -194,5 +213,7 @@ else {
                          worstLevel, worstLSD, minCorr))
         }
     }
-    print("(peak RSS per render process, measured with /usr/bin/time for both)")
+    print(args.engineOnly
+          ? "(polyphon: engine only, in process, output discarded; fluidsynth: whole process)"
+          : "(peak RSS per render process, measured with /usr/bin/time for both)")
 }

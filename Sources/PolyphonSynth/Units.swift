@@ -2,6 +2,20 @@ import Foundation
 
 /// Unit conversions of the SoundFont world, table-driven where they run per block.
 enum Units {
+    /// 2^x within 2e−7 relative (Float's own precision), without a libm call: control points
+    /// evaluate several of these per voice every 64 frames.
+    @inline(__always)
+    static func exp2(_ x: Float) -> Float {
+        // Written so NaN lands on −126 instead of trapping in the Int32 conversion.
+        let clamped = x > -126 ? (x < 126 ? x : 126) : -126
+        var n = Int32(clamped)
+        if Float(n) > clamped { n -= 1 }
+        // 2^f for f in [0, 1) as √2 · e^g with g = (f − ½)·ln 2 in ±0.347: Taylor to g⁷.
+        let g = (clamped - Float(n) - 0.5) * 0.693_147_2
+        let e = 1 + g * (1 + g * (0.5 + g * (1.0 / 6 + g * (1.0 / 24 + g * (1.0 / 120 + g * (1.0 / 720 + g * (1.0 / 5040)))))))
+        return e * 1.414_213_6 * Float(bitPattern: UInt32(bitPattern: (n + 127) << 23))
+    }
+
     /// Frequency of absolute cents: 8.176 Hz × 2^(cents/1200).
     @inline(__always)
     static func absoluteCentsToHertz(_ cents: Float) -> Float {
