@@ -44,7 +44,9 @@ struct Oscillator {
     ) -> Int {
         var ph = phase
         let inc = increment
-        let gStart = ramp.start, gStep = ramp.step
+        // Points are read unscaled; the source's power-of-two scale rides on the gain instead
+        // (exact, so the result is the same as scaling every point, with fewer multiplies).
+        let gStart = ramp.start * S.scale, gStep = ramp.step * S.scale
         var gi = ramp.index
         let loopEndFixed = UInt64(loopEnd) << 32
         let loopLenFixed = UInt64(loopEnd - loopStart) << 32
@@ -95,9 +97,12 @@ struct Oscillator {
     }
 }
 
-/// Sample points as floats in −1…1. Two concrete sources so the render loop is specialised
-/// for 16-bit banks (the common case) without a per-point branch.
+/// Sample points as floats, unscaled (integer values); ``scale`` maps them to −1…1. Two concrete
+/// sources so the render loop is specialised for 16-bit banks (the common case) without a
+/// per-point branch.
 protocol SampleSource {
+    /// A power of two, so applying it anywhere in a product rounds the same.
+    static var scale: Float { get }
     subscript(_ j: Int) -> Float { get }
     /// Points j … j+3.
     func window4(_ j: Int) -> SIMD4<Float>
@@ -106,29 +111,31 @@ protocol SampleSource {
 }
 
 struct Int16Samples: SampleSource {
+    static var scale: Float { 1.0 / 32768.0 }
     let words: UnsafePointer<Int16>
     @inline(__always)
-    subscript(_ j: Int) -> Float { Float(words[j]) * (1.0 / 32768.0) }
+    subscript(_ j: Int) -> Float { Float(words[j]) }
     @inline(__always)
     func window4(_ j: Int) -> SIMD4<Float> {
         // One 8-byte load and a vector widen instead of four scalar loads.
         let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD4<Int16>.self)
-        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v)) * (1.0 / 32768.0)
+        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v))
     }
     @inline(__always)
     func window8(_ j: Int) -> SIMD8<Float> {
         let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD8<Int16>.self)
-        return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v)) * (1.0 / 32768.0)
+        return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v))
     }
 }
 
 /// 24-bit points: the `smpl` word is the high part, the `sm24` byte the low 8 bits.
 struct Int24Samples: SampleSource {
+    static var scale: Float { 1.0 / 8_388_608.0 }
     let words: UnsafePointer<Int16>
     let low: UnsafePointer<UInt8>
     @inline(__always)
     subscript(_ j: Int) -> Float {
-        Float(Int32(words[j]) << 8 | Int32(low[j])) * (1.0 / 8_388_608.0)
+        Float(Int32(words[j]) << 8 | Int32(low[j]))
     }
     @inline(__always)
     func window4(_ j: Int) -> SIMD4<Float> { SIMD4(self[j], self[j + 1], self[j + 2], self[j + 3]) }
@@ -228,7 +235,9 @@ enum CubicKernel: InterpolationKernel {
         var p = ph
         var g = gi
         var k = 0
-        let lanes = SIMD4<Float>(0, 1, 2, 3)
+        // Frame indices of the gain ramp as floats, stepped by 4 (exact: they stay small
+        // integers), so each frame's gain is the same start + step × index as one at a time.
+        var index = Float(g) + SIMD4<Float>(0, 1, 2, 3)
         while k + 4 <= run {
             let p1 = p &+ inc, p2 = p1 &+ inc, p3 = p2 &+ inc
             @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
@@ -240,8 +249,9 @@ enum CubicKernel: InterpolationKernel {
             let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
             let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
             let v = ((s0 + s1) + s2) + s3
-            let gains = gStart + gStep * (Float(g) + lanes)
+            let gains = gStart + gStep * index
             UnsafeMutableRawPointer(out + k).storeBytes(of: v * gains, as: SIMD4<Float>.self)
+            index += 4
             g += 4
             p = p3 &+ inc
             k += 4

@@ -244,7 +244,7 @@ struct InterpolationTests {
                     for frac in stride(from: 0, to: 256, by: 7) {
                         let x = Double(idx) + Double(frac) / 256
                         let exact = 0.9 * sin(2 * Double.pi * x / pointsPerPeriod)
-                        let v = Double(K.interpolate(source, idx, frac, tables))
+                        let v = Double(K.interpolate(source, idx, frac, tables) * Int24Samples.scale)
                         worst = max(worst, abs(v - exact))
                     }
                 }
