@@ -232,6 +232,29 @@ public struct LoudnessMeter: Sendable {
     public static func decibels(amplitude: Double) -> Double {
         amplitude > 0 ? 20 * log10(amplitude) : -.infinity
     }
+
+    /// The largest absolute value in `samples`, or `floor` if that is larger (NaN is skipped),
+    /// eight lanes at a time: a running `max` over each sample is one compare per sample in a
+    /// chain, which costs as much as the rest of a render loop's bookkeeping.
+    public static func largestMagnitude(in samples: UnsafeBufferPointer<Float>, floor: Float = 0) -> Float {
+        guard var p = samples.baseAddress else { return floor }
+        var remaining = samples.count
+        var lanes = SIMD8<Float>(repeating: 0)
+        while remaining >= 8 {
+            let bits = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self) & 0x7FFF_FFFF
+            let magnitudes = unsafeBitCast(bits, to: SIMD8<Float>.self)
+            lanes.replace(with: magnitudes, where: magnitudes .> lanes)
+            p += 8
+            remaining -= 8
+        }
+        var result = floor
+        for lane in 0..<8 where lanes[lane] > result { result = lanes[lane] }
+        for i in 0..<remaining {
+            let magnitude = abs(p[i])
+            if magnitude > result { result = magnitude }
+        }
+        return result
+    }
 }
 
 extension AudioFile {

@@ -99,8 +99,12 @@ extension OfflineRenderer {
         }
         let writer = try makeAudioFileWriter(path: target.path, format: target.format,
                                              sampleFormat: target.sampleFormat, channelCount: 2, sampleRate: rate)
+        // One array of channel pointers for the whole render, updated in place: building a new
+        // one per block would allocate on every block.
+        var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
         let summary = try render(file, into: { l, r, n in
-            let channels = [UnsafeBufferPointer(start: l, count: n), UnsafeBufferPointer(start: r, count: n)]
+            channels[0] = UnsafeBufferPointer(start: l, count: n)
+            channels[1] = UnsafeBufferPointer(start: r, count: n)
             meter.process(planar: channels, frameCount: n)
             try writer.write(planar: channels, frameCount: n)
         }, progress: progress)

@@ -212,6 +212,24 @@ import Testing
         #expect(abs(meter.integratedLoudness - expected) < 1e-9, "\(meter.integratedLoudness) vs \(expected)")
     }
 
+    /// The eight-lane peak scan the renderers use against a plain loop, at every length around
+    /// the lane count, with NaN (skipped), infinities and a floor.
+    @Test func largestMagnitudeMatchesAPlainScan() {
+        var noise = TestNoise(state: 3)
+        for count in Array(0...20) + [63, 64, 65, 1000] {
+            for trial in 0..<4 {
+                var samples = (0..<count).map { _ in noise.sample() * 0.8 }
+                if count > 0 && trial == 1 { samples[Int(noise.next() % UInt64(count))] = .nan }
+                if count > 0 && trial == 2 { samples[Int(noise.next() % UInt64(count))] = -.infinity }
+                let floor: Float = trial == 3 ? 0.5 : 0
+                var expected = floor
+                for sample in samples where abs(sample) > expected { expected = abs(sample) }
+                let peak = samples.withUnsafeBufferPointer { LoudnessMeter.largestMagnitude(in: $0, floor: floor) }
+                #expect(peak == expected, "count \(count) trial \(trial)")
+            }
+        }
+    }
+
     @Test func channelWeightsScaleEnergy() {
         let signal = tone([(-20, 2)])
         var meter = LoudnessMeter(sampleRate: 48_000, channelCount: 2, channelWeights: [1.41, 0])
