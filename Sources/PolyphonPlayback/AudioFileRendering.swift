@@ -84,11 +84,9 @@ extension OfflineRenderer {
             while true {
                 let n = fread(buffer, MemoryLayout<Float>.size * 2, block, temp)
                 if n == 0 { break }
-                for i in 0..<(2 * n) {
-                    buffer[i] *= gain
-                    peak = max(peak, abs(buffer[i]))
-                }
+                for i in 0..<(2 * n) { buffer[i] *= gain }
                 let chunk = UnsafeBufferPointer(start: buffer, count: 2 * n)
+                peak = LoudnessMeter.largestMagnitude(in: chunk, floor: peak)
                 meter.process(interleaved: chunk, frameCount: n)
                 try writer.write(interleaved: chunk, frameCount: n)
             }
