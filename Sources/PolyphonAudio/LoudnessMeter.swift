@@ -64,27 +64,58 @@ public struct LoudnessMeter: Sendable {
     /// Feeds `frameCount` frames given as one buffer per channel.
     public mutating func process(planar channels: [UnsafeBufferPointer<Float>], frameCount: Int) {
         precondition(channels.count == channelCount && channels.allSatisfy { $0.count >= frameCount })
-        // Channel by channel over each stretch up to the next 100 ms boundary: the filter state
-        // stays in registers (no per-sample array access), with the same arithmetic in the same
-        // order as frame-by-frame processing.
+        guard frameCount > 0 else { return }
+        feed(frameCount: frameCount, stride: 1) { channels[$0].baseAddress! }
+    }
+
+    /// Feeds `frameCount` interleaved frames.
+    public mutating func process(interleaved samples: UnsafeBufferPointer<Float>, frameCount: Int) {
+        precondition(samples.count >= frameCount * channelCount)
+        guard frameCount > 0 else { return }
+        let base = samples.baseAddress!
+        feed(frameCount: frameCount, stride: channelCount) { base + $0 }
+    }
+
+    /// Feeds frames from one array per channel.
+    public mutating func process(planar channels: [[Float]]) {
+        let frameCount = channels.first?.count ?? 0
+        precondition(channels.count == channelCount && channels.allSatisfy { $0.count == frameCount })
+        guard frameCount > 0 else { return }
+        var pointers: [UnsafeBufferPointer<Float>] = []
+        pointers.reserveCapacity(channelCount)
+        func recurse(_ index: Int) {
+            guard index < channelCount else {
+                process(planar: pointers, frameCount: frameCount)
+                return
+            }
+            channels[index].withUnsafeBufferPointer { buffer in
+                pointers.append(buffer)
+                recurse(index + 1)
+            }
+        }
+        recurse(0)
+    }
+
+    /// Feeds `frameCount` frames whose channel `c` starts at `first(c)`, `stride` floats from
+    /// one frame to the next.
+    ///
+    /// The work goes over each stretch up to the next 100 ms boundary, channels in pairs (an
+    /// odd last one alone) with the filter state in registers. Every channel gets the same
+    /// arithmetic in the same order as frame-by-frame processing, so neither the block size,
+    /// the layout nor the pairing changes a bit of the result.
+    @inline(__always)
+    private mutating func feed(frameCount: Int, stride: Int, first: (Int) -> UnsafePointer<Float>) {
         var frame = 0
         while frame < frameCount {
             let n = min(frameCount - frame, subBlockLength - subBlockFill)
-            for channel in 0..<channelCount {
-                var filter = filters[channel]
-                var energy = channelEnergy[channel]
-                var top = peak
-                let samples = channels[channel].baseAddress! + frame
-                for i in 0..<n {
-                    let sample = samples[i]
-                    let magnitude = abs(sample)
-                    if magnitude > top { top = magnitude }
-                    let y = filter.process(Double(sample))
-                    energy += y * y
-                }
-                filters[channel] = filter
-                channelEnergy[channel] = energy
-                peak = top
+            let offset = frame * stride
+            var channel = 0
+            while channel + 1 < channelCount {
+                feedPair(channel, first(channel) + offset, first(channel + 1) + offset, stride: stride, count: n)
+                channel += 2
+            }
+            if channel < channelCount {
+                feedSingle(channel, first(channel) + offset, stride: stride, count: n)
             }
             subBlockFill += n
             if subBlockFill == subBlockLength { completeSubBlock() }
@@ -92,41 +123,53 @@ public struct LoudnessMeter: Sendable {
         }
     }
 
-    /// Feeds `frameCount` interleaved frames.
-    public mutating func process(interleaved samples: UnsafeBufferPointer<Float>, frameCount: Int) {
-        precondition(samples.count >= frameCount * channelCount)
-        var index = 0
-        for _ in 0..<frameCount {
-            for channel in 0..<channelCount {
-                accumulate(samples[index], channel: channel)
-                index += 1
-            }
-            advanceFrame()
+    /// Channels `channel` and `channel + 1` through one ``KWeightingFilterPair``: the filter
+    /// recursion is latency-bound, so two channels in the lanes of one register cost about
+    /// what one costs.
+    private mutating func feedPair(
+        _ channel: Int, _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, stride: Int, count: Int
+    ) {
+        var firstFilter = filters[channel], secondFilter = filters[channel + 1]
+        var filter = KWeightingFilterPair(firstFilter, secondFilter)
+        var energy = SIMD2(channelEnergy[channel], channelEnergy[channel + 1])
+        var top0 = peak, top1 = peak
+        var a = first, b = second
+        for _ in 0..<count {
+            let x0 = a.pointee, x1 = b.pointee
+            let m0 = abs(x0), m1 = abs(x1)
+            // NaN never wins, as in the single-channel loop.
+            top0 = m0 > top0 ? m0 : top0
+            top1 = m1 > top1 ? m1 : top1
+            let y = filter.process(SIMD2(Double(x0), Double(x1)))
+            energy += y * y
+            a += stride
+            b += stride
         }
+        filter.store(into: &firstFilter, &secondFilter)
+        filters[channel] = firstFilter
+        filters[channel + 1] = secondFilter
+        channelEnergy[channel] = energy[0]
+        channelEnergy[channel + 1] = energy[1]
+        peak = top1 > top0 ? top1 : top0
     }
 
-    /// Feeds frames from one array per channel.
-    public mutating func process(planar channels: [[Float]]) {
-        let frameCount = channels.first?.count ?? 0
-        precondition(channels.count == channelCount && channels.allSatisfy { $0.count == frameCount })
-        for frame in 0..<frameCount {
-            for channel in 0..<channelCount { accumulate(channels[channel][frame], channel: channel) }
-            advanceFrame()
+    /// One channel alone (mono, or the last of an odd count).
+    private mutating func feedSingle(_ channel: Int, _ samples: UnsafePointer<Float>, stride: Int, count: Int) {
+        var filter = filters[channel]
+        var energy = channelEnergy[channel]
+        var top = peak
+        var p = samples
+        for _ in 0..<count {
+            let sample = p.pointee
+            let magnitude = abs(sample)
+            if magnitude > top { top = magnitude }
+            let y = filter.process(Double(sample))
+            energy += y * y
+            p += stride
         }
-    }
-
-    @inline(__always)
-    private mutating func accumulate(_ sample: Float, channel: Int) {
-        let magnitude = abs(sample)
-        if magnitude > peak { peak = magnitude }
-        let y = filters[channel].process(Double(sample))
-        channelEnergy[channel] += y * y
-    }
-
-    @inline(__always)
-    private mutating func advanceFrame() {
-        subBlockFill += 1
-        if subBlockFill == subBlockLength { completeSubBlock() }
+        filters[channel] = filter
+        channelEnergy[channel] = energy
+        peak = top
     }
 
     private mutating func completeSubBlock() {
@@ -188,6 +231,29 @@ public struct LoudnessMeter: Sendable {
     /// 20·log10 of an amplitude; −∞ for 0.
     public static func decibels(amplitude: Double) -> Double {
         amplitude > 0 ? 20 * log10(amplitude) : -.infinity
+    }
+
+    /// The largest absolute value in `samples`, or `floor` if that is larger (NaN is skipped),
+    /// eight lanes at a time: a running `max` over each sample is one compare per sample in a
+    /// chain, which costs as much as the rest of a render loop's bookkeeping.
+    public static func largestMagnitude(in samples: UnsafeBufferPointer<Float>, floor: Float = 0) -> Float {
+        guard var p = samples.baseAddress else { return floor }
+        var remaining = samples.count
+        var lanes = SIMD8<Float>(repeating: 0)
+        while remaining >= 8 {
+            let bits = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt32>.self) & 0x7FFF_FFFF
+            let magnitudes = unsafeBitCast(bits, to: SIMD8<Float>.self)
+            lanes.replace(with: magnitudes, where: magnitudes .> lanes)
+            p += 8
+            remaining -= 8
+        }
+        var result = floor
+        for lane in 0..<8 where lanes[lane] > result { result = lanes[lane] }
+        for i in 0..<remaining {
+            let magnitude = abs(p[i])
+            if magnitude > result { result = magnitude }
+        }
+        return result
     }
 }
 

@@ -84,11 +84,9 @@ extension OfflineRenderer {
             while true {
                 let n = fread(buffer, MemoryLayout<Float>.size * 2, block, temp)
                 if n == 0 { break }
-                for i in 0..<(2 * n) {
-                    buffer[i] *= gain
-                    peak = max(peak, abs(buffer[i]))
-                }
+                for i in 0..<(2 * n) { buffer[i] *= gain }
                 let chunk = UnsafeBufferPointer(start: buffer, count: 2 * n)
+                peak = LoudnessMeter.largestMagnitude(in: chunk, floor: peak)
                 meter.process(interleaved: chunk, frameCount: n)
                 try writer.write(interleaved: chunk, frameCount: n)
             }
@@ -99,8 +97,12 @@ extension OfflineRenderer {
         }
         let writer = try makeAudioFileWriter(path: target.path, format: target.format,
                                              sampleFormat: target.sampleFormat, channelCount: 2, sampleRate: rate)
+        // One array of channel pointers for the whole render, updated in place: building a new
+        // one per block would allocate on every block.
+        var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
         let summary = try render(file, into: { l, r, n in
-            let channels = [UnsafeBufferPointer(start: l, count: n), UnsafeBufferPointer(start: r, count: n)]
+            channels[0] = UnsafeBufferPointer(start: l, count: n)
+            channels[1] = UnsafeBufferPointer(start: r, count: n)
             meter.process(planar: channels, frameCount: n)
             try writer.write(planar: channels, frameCount: n)
         }, progress: progress)

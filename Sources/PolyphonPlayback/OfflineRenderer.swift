@@ -1,4 +1,5 @@
 import Foundation
+import PolyphonAudio
 import PolyphonMIDI
 import PolyphonSoundFont
 import PolyphonSynth
@@ -68,7 +69,8 @@ public final class OfflineRenderer {
             }
             let count = n - start
             if count > 0 {
-                for i in start..<n { peak = max(peak, abs(left[i]), abs(right[i])) }
+                peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: left + start, count: count), floor: peak)
+                peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: right + start, count: count), floor: peak)
                 try sink(left + start, right + start, count)
                 written += Int64(count)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PolyphonAudio
 import PolyphonMIDI
 import PolyphonSoundFont
 import PolyphonSynth
@@ -89,7 +90,8 @@ extension OfflineRenderer {
                 let b = buffers[mode == .channel ? owner : k]
                 try sinks[k](b.left, b.right, n)
             }
-            for i in 0..<n { peak = max(peak, abs(mixL[i]), abs(mixR[i])) }
+            peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixL, count: n), floor: peak)
+            peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixR, count: n), floor: peak)
             try mix?(mixL, mixR, n)
             written += Int64(n)
             frame = end

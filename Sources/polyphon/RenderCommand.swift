@@ -144,7 +144,13 @@ struct RenderCommand: ParsableCommand {
             return w
         }
         func sink(_ w: any AudioFileWriter) -> OfflineRenderer.Sink {
-            { l, r, n in try w.write(planar: [UnsafeBufferPointer(start: l, count: n), UnsafeBufferPointer(start: r, count: n)], frameCount: n) }
+            // One pointer array per sink, updated in place, so no block allocates.
+            var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
+            return { l, r, n in
+                channels[0] = UnsafeBufferPointer(start: l, count: n)
+                channels[1] = UnsafeBufferPointer(start: r, count: n)
+                try w.write(planar: channels, frameCount: n)
+            }
         }
         let mixWriter = try open(path)
         var names: [String] = []

@@ -44,9 +44,12 @@ extension MIDIPlayer {
     public func render(to target: AudioFileTarget, blockSize: Int = 1024, maximumDuration: Double? = nil) throws -> Int64 {
         let writer = try makeAudioFileWriter(path: target.path, format: target.format, sampleFormat: target.sampleFormat,
                                              channelCount: 2, sampleRate: sampleRate)
+        // One pointer array for the whole song, updated in place, so no block allocates.
+        var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
         let frames = try renderToCompletion(blockSize: blockSize, maximumDuration: maximumDuration) { left, right, count in
-            try writer.write(planar: [UnsafeBufferPointer(start: left, count: count),
-                                      UnsafeBufferPointer(start: right, count: count)], frameCount: count)
+            channels[0] = UnsafeBufferPointer(start: left, count: count)
+            channels[1] = UnsafeBufferPointer(start: right, count: count)
+            try writer.write(planar: channels, frameCount: count)
         }
         try writer.close()
         return frames
