@@ -18,6 +18,10 @@ public final class Synthesizer {
     /// The voice pool, preallocated; index form avoids reference counting per voice.
     private let voices: UnsafeMutablePointer<Voice>
     private let voiceCount: Int
+    /// One past the highest pool slot that may be active. Free slots are taken lowest first,
+    /// so scans over the pool stop here instead of walking every slot (polyphony is 256 by
+    /// default; a song rarely keeps more than a few dozen voices).
+    private var voiceLimit = 0
     private var queue: EventQueue
     private let tables = InterpolationTables.shared
 
@@ -223,7 +227,7 @@ public final class Synthesizer {
     /// Voices currently sounding (including releasing ones).
     public var activeVoiceCount: Int {
         var n = 0
-        for i in 0..<voiceCount where voices[i].isActive { n += 1 }
+        for i in 0..<voiceLimit where voices[i].isActive { n += 1 }
         return n
     }
 
@@ -334,13 +338,14 @@ public final class Synthesizer {
         let interp = configuration.interpolation
         if buses.count == 1 {
             let target = buses[0].target
-            voiceBatch.render(voices: voices, voiceCount: voiceCount, count: n, interpolation: interp,
+            voiceBatch.render(voices: voices, voiceCount: voiceLimit, count: n, interpolation: interp,
                               tables: tables) { _ in target }
         } else {
             let voices = self.voices, buses = self.buses
-            voiceBatch.render(voices: voices, voiceCount: voiceCount, count: n, interpolation: interp,
+            voiceBatch.render(voices: voices, voiceCount: voiceLimit, count: n, interpolation: interp,
                               tables: tables) { buses[min(voices[$0].bus, buses.count - 1)].target }
         }
+        while voiceLimit > 0 && !voices[voiceLimit - 1].isActive { voiceLimit -= 1 }
         // Effects run on every bus or on none: skipped while nothing is sent anywhere and every
         // tail is over, so they start with the first send, as a single shared unit would.
         var effectsNeeded = false
@@ -383,7 +388,7 @@ public final class Synthesizer {
             return
         }
         if e.kind == .allSoundOff {
-            for i in 0..<voiceCount where voices[i].isActive { voices[i].kill() }
+            for i in 0..<voiceLimit where voices[i].isActive { voices[i].kill() }
             return
         }
         if e.kind == .reset {
@@ -407,7 +412,7 @@ public final class Synthesizer {
             channelChanged(ch)
         case .polyPressure:
             ch.polyPressure[Int(e.data1)] = e.data2
-            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == Int(e.data1) {
+            for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == Int(e.data1) {
                 voices[i].channelChanged(ch)
             }
         default: break
@@ -420,7 +425,7 @@ public final class Synthesizer {
         guard let p = ch.presetIndex else { return }
         let now = framesRendered
         // A new note on a key that is still sounding releases the old one (FluidSynth).
-        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == key && voices[i].startFrame != now {
+        for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == key && voices[i].startFrame != now {
             voices[i].release(ch)
         }
         var glideFrom = -1
@@ -430,7 +435,7 @@ public final class Synthesizer {
         }
         if ch.isMono {
             // Mono mode: the new note replaces whatever the channel was playing.
-            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].startFrame != now {
+            for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].startFrame != now {
                 voices[i].release(ch)
             }
             if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
@@ -446,13 +451,14 @@ public final class Synthesizer {
             // Exclusive class: cut other voices of the same class on this channel.
             let excl = Int(region.generators[.exclusiveClass])
             if excl != 0 {
-                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].exclusiveClass == excl
+                for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].exclusiveClass == excl
                     && voices[i].serial <= serialBase {
                     voices[i].quickRelease(ch)
                 }
             }
             guard let slot = freeVoice() else { continue }
             nextSerial += 1
+            voiceLimit = max(voiceLimit, slot + 1)
             voices[slot].start(region: region, sample: sampleInfo[si], loopPeak: loopPeak(si), channel: ch,
                         key: key, velocity: velocity, frame: now, serial: nextSerial,
                         outputRate: sampleRate, gain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
@@ -464,13 +470,13 @@ public final class Synthesizer {
     }
 
     private func noteOff(_ ch: Channel, key: Int) {
-        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == key {
+        for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].key == key {
             voices[i].noteOff(ch)
         }
     }
 
     private func releaseAll(_ ch: Channel, sustainRespected: Bool) {
-        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index {
+        for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index {
             if sustainRespected { voices[i].noteOff(ch) } else { voices[i].release(ch) }
         }
     }
@@ -546,7 +552,7 @@ public final class Synthesizer {
     // MARK: - Controllers
 
     private func channelChanged(_ ch: Channel) {
-        for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index { voices[i].channelChanged(ch) }
+        for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index { voices[i].channelChanged(ch) }
     }
 
     private func controlChange(_ ch: Channel, _ cc: Int, _ value: UInt8) {
@@ -579,28 +585,28 @@ public final class Synthesizer {
             ch.rpn = ((ch.rpn ?? 0) & 0x7F) | Int(value) << 7
         case 64:
             if old >= 64 && value < 64 {
-                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].isSustained {
+                for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].isSustained {
                     voices[i].isSustained = false
                     if !voices[i].isSostenutoHeld { voices[i].release(ch) }
                 }
             }
         case 66:
             if old < 64 && value >= 64 {
-                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && !voices[i].isKeyReleased {
+                for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && !voices[i].isKeyReleased {
                     voices[i].isSostenutoHeld = true
                 }
             } else if old >= 64 && value < 64 {
-                for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && voices[i].isSostenutoHeld {
+                for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && voices[i].isSostenutoHeld {
                     voices[i].isSostenutoHeld = false
                     if voices[i].isKeyReleased && !ch.sustain { voices[i].release(ch) } else if voices[i].isKeyReleased { voices[i].isSustained = true }
                 }
             }
         case 120:
-            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index { voices[i].kill() }
+            for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index { voices[i].kill() }
         case 121:
             ch.resetControllers()
             // Pedals went up: release what they held.
-            for i in 0..<voiceCount where voices[i].isActive && voices[i].channel == ch.index && (voices[i].isSustained || voices[i].isSostenutoHeld) {
+            for i in 0..<voiceLimit where voices[i].isActive && voices[i].channel == ch.index && (voices[i].isSustained || voices[i].isSostenutoHeld) {
                 voices[i].release(ch)
             }
         case 123, 124, 125:
@@ -695,7 +701,7 @@ public final class Synthesizer {
     }
 
     private func resetAll() {
-        for i in 0..<voiceCount where voices[i].isActive { voices[i].kill() }
+        for i in 0..<voiceLimit where voices[i].isActive { voices[i].kill() }
         for ch in channels {
             ch.resetAll()
             selectPreset(ch)
