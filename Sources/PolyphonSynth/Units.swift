@@ -10,9 +10,13 @@ enum Units {
         let clamped = x > -126 ? (x < 126 ? x : 126) : -126
         var n = Int32(clamped)
         if Float(n) > clamped { n -= 1 }
-        // 2^f for f in [0, 1) as √2 · e^g with g = (f − ½)·ln 2 in ±0.347: Taylor to g⁷.
+        // 2^f for f in [0, 1) as √2 · e^g with g = (f − ½)·ln 2 in ±0.347: Taylor to g⁷,
+        // evaluated in Estrin's form (pairs, then powers of g²) for a short dependency chain.
         let g = (clamped - Float(n) - 0.5) * 0.693_147_2
-        let e = 1 + g * (1 + g * (0.5 + g * (1.0 / 6 + g * (1.0 / 24 + g * (1.0 / 120 + g * (1.0 / 720 + g * (1.0 / 5040)))))))
+        let g2 = g * g, g4 = g2 * g2
+        let p01 = 1 + g, p23 = 0.5 + g * (1.0 / 6)
+        let p45 = 1.0 / 24 + g * (1.0 / 120), p67 = 1.0 / 720 + g * (1.0 / 5040)
+        let e = (p01 + g2 * p23) + g4 * (p45 + g2 * p67)
         return e * 1.414_213_6 * Float(bitPattern: UInt32(bitPattern: (n + 127) << 23))
     }
 

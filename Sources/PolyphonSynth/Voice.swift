@@ -70,6 +70,11 @@ struct Voice {
     // DSP state
     private var oscillator = Oscillator()
     private var volumeEnvelope = VolumeEnvelope()
+    /// The envelope one full control period ahead, computed for the gain ramp's target: when
+    /// the next control point comes exactly a period later with nothing changed in between, it
+    /// is the envelope's new state (same arithmetic from the same state) and saves an advance.
+    private var envelopeAhead = VolumeEnvelope()
+    private var envelopeAheadIsValid = false
     private var modulationEnvelope = ModulationEnvelope()
     private var modulationLFO = LFO()
     private var vibratoLFO = LFO()
@@ -169,6 +174,7 @@ struct Voice {
         framesLeftInPeriod = 0
         framesSinceUpdate = 0
         endsAfterPeriod = false
+        envelopeAheadIsValid = false
     }
 
     /// Stops the voice at once (no release), freeing it.
@@ -314,6 +320,7 @@ struct Voice {
     /// Ends the current control period early so a change is heard from this frame on.
     mutating private func restartControlPeriod() {
         framesLeftInPeriod = 0
+        envelopeAheadIsValid = false
     }
 
     /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
@@ -323,7 +330,11 @@ struct Voice {
         let elapsed = framesSinceUpdate
         framesSinceUpdate = 0
         if elapsed > 0 {
-            volumeEnvelope.advance(elapsed)
+            if envelopeAheadIsValid && elapsed == Voice.controlPeriod {
+                volumeEnvelope = envelopeAhead
+            } else {
+                volumeEnvelope.advance(elapsed)
+            }
             // Modulators that nothing listens to are advanced lazily (their state depends only
             // on elapsed time, so catching up later gives the same value).
             modEnvPending += elapsed
@@ -385,6 +396,8 @@ struct Voice {
         // Gain at the end of the period, reached by a linear ramp.
         var env = volumeEnvelope
         env.advance(period)
+        envelopeAhead = env
+        envelopeAheadIsValid = true
         var lfoAtEnd: Float = 0
         if modLfoToVolume != 0 {
             var lfo = modulationLFO
