@@ -100,12 +100,29 @@ extension OfflineRenderer {
         // One array of channel pointers for the whole render, updated in place: building a new
         // one per block would allocate on every block.
         var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
-        let summary = try render(file, into: { l, r, n in
+        let consume: BlockPipeline.Consumer = { l, r, n in
             channels[0] = UnsafeBufferPointer(start: l, count: n)
             channels[1] = UnsafeBufferPointer(start: r, count: n)
             meter.process(planar: channels, frameCount: n)
             try writer.write(planar: channels, frameCount: n)
-        }, progress: progress)
+        }
+        var summary: RenderSummary
+        if ProcessInfo.processInfo.activeProcessorCount > 1 {
+            // Metering, encoding and writing run on a second core while the synthesizer renders
+            // the next blocks. The summary's time then covers the whole job, writing included.
+            let started = DispatchTime.now().uptimeNanoseconds
+            let pipeline = BlockPipeline(blockCapacity: max(64, options.blockSize), consumer: consume)
+            do {
+                summary = try render(file, into: { l, r, n in try pipeline.push(l, r, n) }, progress: progress)
+            } catch {
+                try? pipeline.finish()
+                throw error
+            }
+            try pipeline.finish()
+            summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        } else {
+            summary = try render(file, into: consume, progress: progress)
+        }
         try writer.close()
         return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
                                  peakDecibels: summary.peakDecibels, normalizationGain: 0)
