@@ -15,7 +15,8 @@ import Foundation
 /// the voice's own control points name (``FilterEvent``), so it never depends on how render
 /// calls are sliced either.
 struct LowPassFilter {
-    /// Coefficients in use (a1, a2, b1, b02; b0 = b2 = b02), the glide's target and per-frame step.
+    /// Coefficients in use (a1, a2, unused, b02; b0 = b2 = b02 and b1 = 2·b02 for this low-pass),
+    /// the glide's target and per-frame step.
     var coefficients = SIMD4<Float>(repeating: 0)
     var increments = SIMD4<Float>(repeating: 0)
     var target = SIMD4<Float>(repeating: 0)
@@ -62,8 +63,8 @@ struct LowPassFilter {
         let sinW = 2 * s * c, oneMinusCos = 2 * s * s
         let alpha = sinW / (2 * qLinear)
         let a0Inv = 1 / (1 + alpha)
-        let b1 = oneMinusCos * a0Inv * passGain
-        return SIMD4(-2 * (1 - oneMinusCos) * a0Inv, (1 - alpha) * a0Inv, b1, b1 * 0.5)
+        let b02 = oneMinusCos * a0Inv * passGain * 0.5
+        return SIMD4(-2 * (1 - oneMinusCos) * a0Inv, (1 - alpha) * a0Inv, 0, b02)
     }
 
     /// sin and cos of x in 0…π/2 by their Taylor series (error below 2e−8), without libm calls.
@@ -101,19 +102,20 @@ struct LowPassFilter {
     @inline(__always)
     static func run(_ p0: UnsafeMutablePointer<Float>, _ p1: UnsafeMutablePointer<Float>,
                     _ p2: UnsafeMutablePointer<Float>, _ p3: UnsafeMutablePointer<Float>, _ n: Int,
-                    _ a1: inout SIMD4<Float>, _ a2: inout SIMD4<Float>, _ b1: inout SIMD4<Float>,
+                    _ a1: inout SIMD4<Float>, _ a2: inout SIMD4<Float>,
                     _ b02: inout SIMD4<Float>, _ h1: inout SIMD4<Float>, _ h2: inout SIMD4<Float>,
-                    _ d1: SIMD4<Float>, _ d2: SIMD4<Float>, _ db1: SIMD4<Float>, _ db02: SIMD4<Float>,
+                    _ d1: SIMD4<Float>, _ d2: SIMD4<Float>, _ db02: SIMD4<Float>,
                     gliding: Bool) {
-        var ca1 = a1, ca2 = a2, cb1 = b1, cb02 = b02, s1 = h1, s2 = h2
+        var ca1 = a1, ca2 = a2, cb02 = b02, s1 = h1, s2 = h2
         @inline(__always) func step(_ x: SIMD4<Float>) -> SIMD4<Float> {
             if gliding {
                 // Lanes not gliding add zero, which leaves their coefficients exact.
-                ca1 += d1; ca2 += d2; cb1 += db1; cb02 += db02
+                ca1 += d1; ca2 += d2; cb02 += db02
             }
             // a2·h2 first: h2 is older, so only a1·h1 sits on the loop-carried path.
             let c = (x - ca2 * s2) - ca1 * s1
-            let y = cb02 * (c + s2) + cb1 * s1
+            // b0·c + b1·h1 + b2·h2 with b1 = 2·b02: one multiply.
+            let y = cb02 * ((c + s2) + (s1 + s1))
             s2 = s1
             s1 = c
             return y
@@ -140,7 +142,7 @@ struct LowPassFilter {
             p0[i] = y[0]; p1[i] = y[1]; p2[i] = y[2]; p3[i] = y[3]
             i += 1
         }
-        a1 = ca1; a2 = ca2; b1 = cb1; b02 = cb02; h1 = s1; h2 = s2
+        a1 = ca1; a2 = ca2; b02 = cb02; h1 = s1; h2 = s2
     }
 
     /// Filters up to four voices in place over `count` frames, one per lane, applying each
@@ -167,8 +169,6 @@ struct LowPassFilter {
                            f[2].pointee.coefficients[0], f[3].pointee.coefficients[0])
             var a2 = SIMD4(f[0].pointee.coefficients[1], f[1].pointee.coefficients[1],
                            f[2].pointee.coefficients[1], f[3].pointee.coefficients[1])
-            var b1 = SIMD4(f[0].pointee.coefficients[2], f[1].pointee.coefficients[2],
-                           f[2].pointee.coefficients[2], f[3].pointee.coefficients[2])
             var b02 = SIMD4(f[0].pointee.coefficients[3], f[1].pointee.coefficients[3],
                             f[2].pointee.coefficients[3], f[3].pointee.coefficients[3])
             var h1 = SIMD4(f[0].pointee.hist1, f[1].pointee.hist1, f[2].pointee.hist1, f[3].pointee.hist1)
@@ -176,23 +176,21 @@ struct LowPassFilter {
             let p0 = buf[0] + frame, p1 = buf[1] + frame, p2 = buf[2] + frame, p3 = buf[3] + frame
             let gliding = f[0].pointee.glideRemaining > 0 || f[1].pointee.glideRemaining > 0
                 || f[2].pointee.glideRemaining > 0 || f[3].pointee.glideRemaining > 0
-            let d1: SIMD4<Float>, d2: SIMD4<Float>, db1: SIMD4<Float>, db02: SIMD4<Float>
+            let d1: SIMD4<Float>, d2: SIMD4<Float>, db02: SIMD4<Float>
             if gliding {
                 d1 = SIMD4(f[0].pointee.increments[0], f[1].pointee.increments[0],
                            f[2].pointee.increments[0], f[3].pointee.increments[0])
                 d2 = SIMD4(f[0].pointee.increments[1], f[1].pointee.increments[1],
                            f[2].pointee.increments[1], f[3].pointee.increments[1])
-                db1 = SIMD4(f[0].pointee.increments[2], f[1].pointee.increments[2],
-                            f[2].pointee.increments[2], f[3].pointee.increments[2])
                 db02 = SIMD4(f[0].pointee.increments[3], f[1].pointee.increments[3],
                              f[2].pointee.increments[3], f[3].pointee.increments[3])
             } else {
-                d1 = .zero; d2 = .zero; db1 = .zero; db02 = .zero
+                d1 = .zero; d2 = .zero; db02 = .zero
             }
             if gliding {
-                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b1, &b02, &h1, &h2, d1, d2, db1, db02, gliding: true)
+                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: true)
             } else {
-                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b1, &b02, &h1, &h2, d1, d2, db1, db02, gliding: false)
+                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: false)
             }
             for l in 0..<4 {
                 let lane = f[l]
@@ -206,7 +204,7 @@ struct LowPassFilter {
                         lane.pointee.increments = SIMD4(repeating: 0)
                         lane.pointee.glideRemaining = 0
                     } else {
-                        lane.pointee.coefficients = SIMD4(a1[l], a2[l], b1[l], b02[l])
+                        lane.pointee.coefficients = SIMD4(a1[l], a2[l], 0, b02[l])
                     }
                 }
             }
