@@ -195,4 +195,47 @@ struct VoiceManagementTests {
         #expect(s.activeVoiceCount == 1)
         #expect(s.presetName(onChannel: 0) == "Sine")
     }
+
+    /// Filters run four voices at a time, one per SIMD lane: a voice must sound exactly the same
+    /// whichever voices share its batch, and whichever pool slot and lane it lands in.
+    @Test func aVoiceSoundsTheSameWhateverVoicesShareItsFilterBatch() throws {
+        let bank = TestBank.sine(generators: [Generator(.initialFilterFc, 5000), Generator(.initialFilterQ, 60),
+                                              Generator(.modEnvToFilterFc, 2400), Generator(.decayModEnv, -2000),
+                                              Generator(.sustainModEnv, 500), Generator(.freqModLFO, 0),
+                                              Generator(.modLfoToFilterFc, 300)])
+        func channelZero(withOthers others: Int) throws -> [Float] {
+            var config = SynthesizerConfiguration()
+            config.channelOutputs = true
+            let s = try Synthesizer(soundBank: bank, configuration: config)
+            // The others start first, so channel 0's voice takes a different slot and lane each time.
+            for k in 0..<others {
+                s.startNote(UInt8(48 + k), withVelocity: 90, onChannel: UInt8(1 + k % 8), atFrame: 3 * k)
+            }
+            s.startNote(64, withVelocity: 100, onChannel: 0, atFrame: 101)
+            for k in stride(from: 0, to: others, by: 2) {
+                s.stopNote(UInt8(48 + k), onChannel: UInt8(1 + k % 8), atFrame: 2000 + 37 * k)
+            }
+            s.stopNote(64, onChannel: 0, atFrame: 30_000)
+            let total = 44100, block = 300
+            let buffers = (0..<config.channelCount).map { _ in
+                StereoBuffer(left: .allocate(capacity: block), right: .allocate(capacity: block))
+            }
+            defer { for b in buffers { b.left.deallocate(); b.right.deallocate() } }
+            var mixL = [Float](repeating: 0, count: block), mixR = mixL
+            var out: [Float] = []
+            var done = 0
+            while done < total {
+                let n = min(block, total - done)
+                s.render(left: &mixL, right: &mixR, channels: buffers, frameCount: n)
+                out += UnsafeBufferPointer(start: buffers[0].left, count: n)
+                done += n
+            }
+            return out
+        }
+        let alone = try channelZero(withOthers: 0)
+        #expect(Measure.rms(alone[...]) > 0.01)
+        for others in [1, 3, 6, 11] {
+            #expect(try channelZero(withOthers: others) == alone, "with \(others) other voices")
+        }
+    }
 }
