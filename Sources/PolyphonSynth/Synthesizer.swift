@@ -43,8 +43,10 @@ public final class Synthesizer {
     /// True when notes choose their bus (``SynthesizerConfiguration/outputBusCount``).
     private let routesByBus: Bool
 
-    // Mix buses for one chunk.
-    static let chunkFrames = 256
+    /// Frames rendered per internal chunk (less when an event comes sooner). Each active voice
+    /// pays a fixed cost per chunk, so longer chunks are faster: 1024 measured ~5% faster on
+    /// songs than 256. A caller asking for fewer frames (live output) gets just those.
+    static let chunkFrames = 1024
     /// The mix of all buses for one chunk.
     private let busLeft: UnsafeMutablePointer<Float>
     private let busRight: UnsafeMutablePointer<Float>
