@@ -27,7 +27,7 @@ struct LowPassFilter {
 
     // Control side: what the voice last asked for.
     private var lastCutoff: Float = -1, lastQ: Float = -1
-    private var qLinear: Float = 1, passGain: Float = 1
+    private var inverseTwoQ: Float = 1, passGain: Float = 1
     /// True once a target has been set since the last reset.
     private(set) var isPrimed = false
 
@@ -39,43 +39,29 @@ struct LowPassFilter {
         isPrimed = false
     }
 
-    /// The coefficients for a cutoff (Hz) and resonance (cB above DC), or nil when they are what
-    /// was asked for last (the glide under way continues). Marks the filter primed.
-    mutating func coefficients(cutoffHz: Float, qCentibels: Float, sampleRate: Float) -> SIMD4<Float>? {
-        var fc = cutoffHz
-        let nyquistLimit = 0.45 * sampleRate
-        if fc > nyquistLimit { fc = nyquistLimit } else if fc < 5 { fc = 5 }
-        if isPrimed && abs(fc - lastCutoff) < 0.01 && qCentibels == lastQ { return nil }
+    /// The coefficients for a cutoff (absolute cents) and resonance (cB above DC), or nil when
+    /// they are what was asked for last (the glide under way continues). Marks the filter primed.
+    mutating func coefficients(cutoffCents: Float, qCentibels: Float, table: CutoffTable) -> SIMD4<Float>? {
+        if isPrimed && abs(cutoffCents - lastCutoff) < 0.01 && qCentibels == lastQ { return nil }
         isPrimed = true
-        lastCutoff = fc
+        lastCutoff = cutoffCents
         if qCentibels != lastQ {
             lastQ = qCentibels
             // FluidSynth: the response's Q is the SF2 value in dB minus 3.01, so Q 0 is the flat
             // (Butterworth) shape, −3 dB at the cutoff. The pass band is lowered by half the
             // resonance in dB, measured from Q 0 (FluidSynth 2.3.1 renders Q 0 filtered and
             // unfiltered voices at the same level, and Q 100 cB 5.0 dB lower).
-            qLinear = powf(10, (qCentibels / 10 - 3.01) / 20)
+            let qLinear = powf(10, (qCentibels / 10 - 3.01) / 20)
+            inverseTwoQ = 1 / (2 * qLinear)
             passGain = powf(10, -qCentibels / 400)
         }
-        // RBJ low-pass. 1 − cos ω is taken as 2·sin²(ω/2): exact even for very low cutoffs,
-        // where 1 − cosf(ω) would lose most of its digits.
-        let (s, c) = Self.halfAngleSinCos(Float.pi * fc / sampleRate)
-        let sinW = 2 * s * c, oneMinusCos = 2 * s * s
-        let alpha = sinW / (2 * qLinear)
+        // RBJ low-pass.
+        let w = table.lookup(cents: cutoffCents)
+        let sinW = w[0], oneMinusCos = w[1]
+        let alpha = sinW * inverseTwoQ
         let a0Inv = 1 / (1 + alpha)
         let b02 = oneMinusCos * a0Inv * passGain * 0.5
         return SIMD4(-2 * (1 - oneMinusCos) * a0Inv, (1 - alpha) * a0Inv, 0, b02)
-    }
-
-    /// sin and cos of x in 0…π/2 by their Taylor series (error below 2e−8), without libm calls.
-    @inline(__always)
-    static func halfAngleSinCos(_ x: Float) -> (sin: Float, cos: Float) {
-        let x2 = x * x
-        let s = x * (1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362_880
-            + x2 * (-1.0 / 39_916_800))))))
-        let c = 1 + x2 * (-0.5 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320 + x2 * (-1.0 / 3_628_800
-            + x2 * (1.0 / 479_001_600))))))
-        return (s, c)
     }
 
     /// Applies a control point's event: flush denormal state, then glide or snap to a target.

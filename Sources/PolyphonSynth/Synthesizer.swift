@@ -51,6 +51,7 @@ public final class Synthesizer {
     private let busLeft: UnsafeMutablePointer<Float>
     private let busRight: UnsafeMutablePointer<Float>
     private let voiceBatch: VoiceBatch
+    private let cutoffTable: CutoffTable
 
     /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
     /// "preload", done once) so playing never consults the zone tables.
@@ -104,6 +105,7 @@ public final class Synthesizer {
         busLeft = .allocate(capacity: n)
         busRight = .allocate(capacity: n)
         voiceBatch = VoiceBatch(chunkFrames: n)
+        cutoffTable = CutoffTable.make(sampleRate: sampleRate)
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)
         routesByBus = configuration.outputBusCount != nil
@@ -122,6 +124,7 @@ public final class Synthesizer {
         voices.deallocate()
         busLeft.deallocate()
         busRight.deallocate()
+        cutoffTable.deallocate()
     }
 
     // MARK: - Events
@@ -464,7 +467,7 @@ public final class Synthesizer {
             voices[slot].start(region: region, sample: sampleInfo[si], loopPeak: loopPeak(si), channel: ch,
                         key: key, velocity: velocity, frame: now, serial: nextSerial,
                         outputRate: sampleRate, gain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
-                        velocityToFilter: configuration.velocityToFilter,
+                        velocityToFilter: configuration.velocityToFilter, cutoffTable: cutoffTable,
                         portamentoFromKey: glideFrom, portamentoTime: ch.portamentoTime)
             voices[slot].bus = routesByBus ? bus : ch.index
 

@@ -119,6 +119,7 @@ struct Voice {
     private var outputRate: Double = 44100
     private var outputGain: Float = 0.2
     private var velocityToFilter: VelocityToFilterMode = .fluidSynth
+    private var cutoffTable: CutoffTable?
 
 
     // MARK: - Life cycle
@@ -126,8 +127,9 @@ struct Voice {
     /// Starts the voice for a resolved region. `portamentoFromKey` ≥ 0 glides from that key.
     mutating func start(region: Region, sample info: SampleInfo, loopPeak peak: Float, channel ch: Channel,
                key k: Int, velocity vel: Int, frame: Int64, serial s: UInt64, outputRate rate: Double,
-               gain g: Float, velocityToFilter vtf: VelocityToFilterMode, portamentoFromKey: Int,
-               portamentoTime: Float) {
+               gain g: Float, velocityToFilter vtf: VelocityToFilterMode, cutoffTable table: CutoffTable,
+               portamentoFromKey: Int, portamentoTime: Float) {
+        cutoffTable = table
         isActive = true
         channel = ch.index
         key = k
@@ -384,8 +386,8 @@ struct Voice {
             if fc != lastFilterCents || !filter.isPrimed {
                 lastFilterCents = fc
                 let primed = filter.isPrimed
-                if let target = filter.coefficients(cutoffHz: Units.absoluteCentsToHertz(fc), qCentibels: filterQ,
-                                                    sampleRate: Float(outputRate)) {
+                if let table = cutoffTable,
+                   let target = filter.coefficients(cutoffCents: fc, qCentibels: filterQ, table: table) {
                     event = FilterEvent(offset: offset, kind: primed ? .glide : .snap, frames: period, target: target)
                 }
             }
