@@ -176,6 +176,14 @@ extension InterpolationKernel {
     static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
                                            _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
                                            _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
+        renderOneByOne(d, t, out, run, &ph, inc, gStart, gStep, &gi)
+    }
+
+    /// One frame per step: the reference every wider path must match bit for bit.
+    @inline(__always)
+    static func renderOneByOne<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+                                                _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                                _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
         var p = ph
         var g = gi
         for k in 0..<run {
@@ -256,16 +264,10 @@ enum CubicKernel: InterpolationKernel {
             p = p3 &+ inc
             k += 4
         }
-        while k < run {
-            let j = Int(truncatingIfNeeded: p >> 32)
-            let frac = Int(truncatingIfNeeded: (p >> 24) & 0xFF)
-            out[k] = interpolate(d, j, frac, t) * (gStart + gStep * Float(g))
-            g += 1
-            p &+= inc
-            k += 1
-        }
         ph = p
         gi = g
+        // The last frames one at a time.
+        renderOneByOne(d, t, out + k, run - k, &ph, inc, gStart, gStep, &gi)
     }
 }
 
