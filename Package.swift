@@ -42,7 +42,7 @@ let package = Package(
             path: "Benchmarks/PolyphonBenchmark"),
         .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI"]),
         .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont"]),
-        .testTarget(name: "PolyphonSynthTests", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI"]),
+        .testTarget(name: "PolyphonSynthTests", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio"]),
         .testTarget(name: "PolyphonPlaybackTests",
                     dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),

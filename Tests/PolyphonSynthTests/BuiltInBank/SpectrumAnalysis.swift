@@ -1,20 +1,20 @@
 import Foundation
+@testable import PolyphonAudio
 
-/// Spectral measurements for the built-in bank tests: a plain radix-2 FFT and the figures a
-/// listener's impressions map to (brightness, noisiness, where the energy sits).
+/// Spectral measurements for the built-in bank tests: the figures a listener's impressions map
+/// to (brightness, noisiness, where the energy sits), on PolyphonAudio's radix-2 FFT.
 enum SpectrumAnalysis {
     /// Magnitudes of the Hann-windowed FFT of `x` (zero-padded to a power of two), bins 0…n/2.
     static func magnitudes(_ x: ArraySlice<Float>) -> [Double] {
         var n = 1
         while n < x.count { n <<= 1 }
-        var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
+        var re = [Double](repeating: 0, count: n)
         let count = x.count
         for (i, v) in x.enumerated() {
             let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(max(count - 1, 1)))
             re[i] = Double(v) * w
         }
-        fft(&re, &im)
-        return (0...n / 2).map { (re[$0] * re[$0] + im[$0] * im[$0]).squareRoot() }
+        return AudioComparison.powerSpectrum(re).map { $0.squareRoot() }
     }
 
     /// Bin width in Hz for a spectrum of `magnitudes` made at `rate`.
@@ -99,30 +99,5 @@ enum SpectrumAnalysis {
             window += p[k + 17] - p[k - 16]
         }
         return total > 0 ? tonal / total : 0
-    }
-
-    private static func fft(_ re: inout [Double], _ im: inout [Double]) {
-        let n = re.count
-        var j = 0
-        for i in 1..<n {
-            var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
-            j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
-        }
-        var len = 2
-        while len <= n {
-            let angle = -2 * Double.pi / Double(len)
-            for start in stride(from: 0, to: n, by: len) {
-                for k in 0..<len / 2 {
-                    let wr = cos(angle * Double(k)), wi = sin(angle * Double(k))
-                    let a = start + k, b = a + len / 2
-                    let xr = re[b] * wr - im[b] * wi, xi = re[b] * wi + im[b] * wr
-                    re[b] = re[a] - xr; im[b] = im[a] - xi
-                    re[a] += xr; im[a] += xi
-                }
-            }
-            len <<= 1
-        }
     }
 }
