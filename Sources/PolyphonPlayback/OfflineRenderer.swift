@@ -39,29 +39,11 @@ public final class OfflineRenderer {
         let right = UnsafeMutablePointer<Float>.allocate(capacity: block)
         defer { left.deallocate(); right.deallocate() }
 
-        let started = DispatchTime.now().uptimeNanoseconds
-        let lastFrame = schedule.lastEventFrame
-        let tailLimit = lastFrame + Int64(max(0, options.maxTail) * options.sampleRate)
-        var frame: Int64 = 0
-        var next = 0
         var peak: Float = 0
-        var maxVoices = 0
         var written: Int64 = 0
         var leading = options.trimLeadingSilence
-        var lastProgress = started
-        let events = schedule.events
-
-        while true {
-            guard let n = nextStep(frame: frame, lastFrame: lastFrame, tailLimit: tailLimit, block: block,
-                                   eventsPending: next < events.count,
-                                   silent: synth.isIdle && synth.effectsAreSilent) else { break }
-            let end = frame + Int64(n)
-            while next < events.count && events[next].frame < end {
-                MIDISchedule.send(events[next], to: synth, atFrame: Int(max(0, events[next].frame - frame)))
-                next += 1
-            }
+        let (maxVoices, elapsed) = try drive(schedule, synth: synth, block: block, progress: progress) { n in
             synth.render(left: left, right: right, frameCount: n)
-            maxVoices = max(maxVoices, synth.activeVoiceCount)
             var start = 0
             if leading {
                 while start < n && left[start] == 0 && right[start] == 0 { start += 1 }
@@ -74,6 +56,38 @@ public final class OfflineRenderer {
                 try sink(left + start, right + start, count)
                 written += Int64(count)
             }
+        }
+        return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
+                             maxVoices: maxVoices, elapsed: elapsed)
+    }
+
+    /// The render loop every output form shares: steps to the next block (or tail step), hands
+    /// the events before its end to the synthesizer at their frames (on the output bus
+    /// `outputBus(track)` names), lets `renderBlock(n)` render and deliver the block, and reports
+    /// progress at most every 100 ms. Returns the most voices heard at once and the time taken.
+    func drive(_ schedule: MIDISchedule, synth: Synthesizer, block: Int,
+               outputBus: (Int) -> Int = { _ in 0 }, progress: ((RenderProgress) -> Void)?,
+               renderBlock: (Int) throws -> Void) rethrows -> (maxVoices: Int, elapsed: Double) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let lastFrame = schedule.lastEventFrame
+        let tailLimit = lastFrame + Int64(max(0, options.maxTail) * options.sampleRate)
+        var frame: Int64 = 0
+        var next = 0
+        var maxVoices = 0
+        var lastProgress = started
+        let events = schedule.events
+        while true {
+            guard let n = nextStep(frame: frame, lastFrame: lastFrame, tailLimit: tailLimit, block: block,
+                                   eventsPending: next < events.count,
+                                   silent: synth.isIdle && synth.effectsAreSilent) else { break }
+            let end = frame + Int64(n)
+            while next < events.count && events[next].frame < end {
+                let e = events[next]
+                MIDISchedule.send(e, to: synth, atFrame: Int(max(0, e.frame - frame)), outputBus: outputBus(e.track))
+                next += 1
+            }
+            try renderBlock(n)
+            maxVoices = max(maxVoices, synth.activeVoiceCount)
             frame = end
             if let progress {
                 let now = DispatchTime.now().uptimeNanoseconds
@@ -89,8 +103,7 @@ public final class OfflineRenderer {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         progress?(RenderProgress(fraction: 1, framesRendered: frame,
                                  speed: elapsed > 0 ? Double(frame) / options.sampleRate / elapsed : 0))
-        return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
-                             maxVoices: maxVoices, elapsed: elapsed)
+        return (maxVoices, elapsed)
     }
 
     /// Frames to render next, or nil when the render is over. Up to the last event: blocks.

@@ -67,25 +67,11 @@ extension OfflineRenderer {
         let mixL = storage, mixR = storage + block
         let buffers = (0..<pairs).map { StereoBuffer(left: storage + block * (2 + 2 * $0), right: storage + block * (3 + 2 * $0)) }
 
-        let started = DispatchTime.now().uptimeNanoseconds
-        let lastFrame = schedule.lastEventFrame
-        let tailLimit = lastFrame + Int64(max(0, options.maxTail) * options.sampleRate)
-        var frame: Int64 = 0, next = 0, written: Int64 = 0
-        var peak: Float = 0, maxVoices = 0
-        let events = schedule.events
-        while true {
-            guard let n = nextStep(frame: frame, lastFrame: lastFrame, tailLimit: tailLimit, block: block,
-                                   eventsPending: next < events.count,
-                                   silent: synth.isIdle && synth.effectsAreSilent) else { break }
-            let end = frame + Int64(n)
-            while next < events.count && events[next].frame < end {
-                let e = events[next]
-                let offset = Int(max(0, e.frame - frame))
-                MIDISchedule.send(e, to: synth, atFrame: offset, outputBus: busOfTrack[e.track] ?? 0)
-                next += 1
-            }
+        var written: Int64 = 0
+        var peak: Float = 0
+        let (maxVoices, elapsed) = try drive(schedule, synth: synth, block: block,
+                                             outputBus: { busOfTrack[$0] ?? 0 }, progress: progress) { n in
             synth.render(left: mixL, right: mixR, channels: buffers, frameCount: n)
-            maxVoices = max(maxVoices, synth.activeVoiceCount)
             for (k, owner) in owners.enumerated() {
                 let b = buffers[mode == .channel ? owner : k]
                 try sinks[k](b.left, b.right, n)
@@ -94,11 +80,7 @@ extension OfflineRenderer {
             peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixR, count: n), floor: peak)
             try mix?(mixL, mixR, n)
             written += Int64(n)
-            frame = end
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        progress?(RenderProgress(fraction: 1, framesRendered: frame,
-                                 speed: elapsed > 0 ? Double(frame) / options.sampleRate / elapsed : 0))
         return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
                              maxVoices: maxVoices, elapsed: elapsed)
     }
