@@ -23,14 +23,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var bank: BankOption
 
-    @Option(help: "Audio backend: pulse or alsa (default: the first that works).")
-    var backend: String?
-
-    @Option(help: "Device: an ALSA PCM name (default, hw:0, …) or a PulseAudio sink.")
-    var device: String?
-
-    @Option(help: "Output latency in milliseconds (one device period).")
-    var latency: Double = 10
+    @OptionGroup var output: LiveOutputOptions
 
     @Flag(help: "Loop each file forever.")
     var loop = false
@@ -50,7 +43,6 @@ struct PlayCommand: ParsableCommand {
     func validate() throws {
         if !(rate > 0 && rate <= 16) { throw ValidationError("--rate must be > 0 and ≤ 16") }
         if start < 0 { throw ValidationError("--start must be ≥ 0") }
-        if !(1...500).contains(latency) { throw ValidationError("--latency must be 1–500 ms") }
     }
 
     func run() throws {
@@ -58,14 +50,7 @@ struct PlayCommand: ParsableCommand {
             (path, try Song(midiFile: try MIDIFile(contentsOfFile: path)))
         }
         let (soundBank, _) = try bank.load(quiet: false)
-        let settings = AudioOutputSettings(sampleRate: 44_100, latency: latency / 1000)
-        let output: LiveOutput
-        do {
-            output = try LiveOutput(backend: backend.flatMap { AudioBackend(rawValue: $0.lowercased()) },
-                                    device: device, settings: settings)
-        } catch {
-            throw CLIError(error.description)
-        }
+        let output = try self.output.open(sampleRate: 44_100)
         let dev = output.output
         note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, %.1f ms periods",
                     dev.backendName, dev.deviceName, dev.sampleRate, 1000 * Double(dev.periodFrames) / dev.sampleRate))

@@ -26,14 +26,7 @@ struct SynthCommand: ParsableCommand {
     @Flag(help: "List MIDI ports and audio devices, then exit.")
     var list = false
 
-    @Option(help: "Audio backend: pulse or alsa (default: the first that works).")
-    var backend: String?
-
-    @Option(help: "Device: an ALSA PCM name (default, hw:0, file:'out.raw',raw) or a PulseAudio sink.")
-    var device: String?
-
-    @Option(help: "Output latency in milliseconds (one device period).")
-    var latency: Double = 10
+    @OptionGroup var output: LiveOutputOptions
 
     @OptionGroup var bank: BankOption
 
@@ -57,10 +50,6 @@ struct SynthCommand: ParsableCommand {
     var tail: Double = 10
 
     func validate() throws {
-        if let backend, AudioBackend(rawValue: backend.lowercased()) == nil {
-            throw ValidationError("--backend must be pulse or alsa")
-        }
-        if latency < 1 || latency > 500 { throw ValidationError("--latency must be 1–500 ms") }
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
         if Interpolation(rawValue: interpolation) == nil {
             throw ValidationError("--interpolation must be linear, cubic or sinc")
@@ -79,14 +68,7 @@ struct SynthCommand: ParsableCommand {
             throw CLIError("this machine has no ALSA sequencer device (no /dev/snd/seq); use --stdin to play MIDI bytes from standard input")
         }
         let (soundBank, _) = try bank.load(quiet: false)
-        let settings = AudioOutputSettings(sampleRate: rate, latency: latency / 1000)
-        let output: LiveOutput
-        do {
-            output = try LiveOutput(backend: backend.flatMap { AudioBackend(rawValue: $0.lowercased()) },
-                                    device: device, settings: settings)
-        } catch {
-            throw CLIError(error.description)
-        }
+        let output = try self.output.open(sampleRate: rate)
         let device = output.output
         var configuration = SynthesizerConfiguration()
         configuration.gain = gain
