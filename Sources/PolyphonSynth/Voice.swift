@@ -93,6 +93,10 @@ struct Voice {
     private var lastFilterCents: Float = .nan
     private var lastCentibels: Float = .nan
     private var lastTarget: Float = 0
+    /// In a decay or release stage (``targetStepStage``) the level falls linearly in dB, so each
+    /// full control period multiplies the gain by this same factor (0: not known).
+    private var targetStep: Float = 0
+    private var targetStepStage = VolumeEnvelope.Stage.finished
 
     // Derived from generators + modulators + NRPN offsets
     private var attenuation: Float = 0
@@ -172,6 +176,7 @@ struct Voice {
         lastPitchCents = .nan
         lastFilterCents = .nan
         lastCentibels = .nan
+        targetStep = 0
         filter.reset()
         framesLeftInPeriod = 0
         framesSinceUpdate = 0
@@ -331,9 +336,12 @@ struct Voice {
                                         eventCount: inout Int) {
         let elapsed = framesSinceUpdate
         framesSinceUpdate = 0
+        // True when this point ends a whole period begun at the previous one.
+        var continued = false
         if elapsed > 0 {
             if envelopeAheadIsValid && elapsed == Voice.controlPeriod {
                 volumeEnvelope = envelopeAhead
+                continued = true
             } else {
                 volumeEnvelope.advance(elapsed)
             }
@@ -414,10 +422,25 @@ struct Voice {
             let cb = attenuation + softPedalCentibels - lfoAtEnd * modLfoToVolume
             if env.stage == .sustain && volumeEnvelope.stage == .sustain && cb == lastCentibels {
                 target = lastTarget  // a held note at a steady level: nothing to recompute
+            } else if continued && targetStep > 0 && cb == lastCentibels
+                        && volumeEnvelope.stage == targetStepStage && env.stage == targetStepStage {
+                // A whole period inside the same decay or release: one multiply instead of an
+                // exponential (the rounding this accumulates stays below 0.001 dB per second).
+                target = lastTarget * targetStep
+                lastTarget = target
             } else {
                 target = env.amplitude(extraCentibels: cb) * outputGain
-                lastCentibels = env.stage == .sustain ? cb : .nan
                 lastTarget = target
+                switch env.stage {
+                case .sustain:
+                    lastCentibels = cb
+                case .decay, .release:
+                    lastCentibels = cb
+                    targetStep = Units.centibelsToAmplitude(960 * env.levelFallPerFrame * Float(period))
+                    targetStepStage = env.stage
+                default:
+                    lastCentibels = .nan
+                }
             }
             if env.isLogarithmic {
                 // Past the attack the level only falls (or holds): drop the voice once neither
@@ -581,6 +604,7 @@ struct Voice {
 
     mutating private func updateReleaseTimes() {
         volumeEnvelope.setRelease(frames: releaseSeconds(volume: true) * outputRate)
+        targetStep = 0  // the release's fall per period may have changed
         modulationEnvelope.setRelease(frames: releaseSeconds(volume: false) * outputRate)
     }
 }

@@ -43,6 +43,15 @@ struct VolumeEnvelope {
         releaseRate = frames > 0 ? Float(1 / frames) : 1
     }
 
+    /// How much ``value`` falls per frame in the decay and release stages (0 in the others).
+    var levelFallPerFrame: Float {
+        switch stage {
+        case .decay: return decayRate
+        case .release: return releaseRate
+        default: return 0
+        }
+    }
+
     /// True when the level is on the dB scale (after the attack).
     var isLogarithmic: Bool { stage.rawValue > Stage.attack.rawValue }
 
@@ -95,20 +104,21 @@ struct VolumeEnvelope {
                 skipEmptyStages()
             case .decay:
                 let target = sustainLevel
-                let needed = Double((value - target) / decayRate)
-                if needed > left {
-                    value -= decayRate * Float(left)
+                // The common case (still above the sustain level after `left`) needs no division.
+                let next = value - decayRate * Float(left)
+                if next > target {
+                    value = next
                     return
                 }
-                left -= max(needed, 0)
+                left -= max(Double((value - target) / decayRate), 0)
                 value = target
                 stage = .sustain
             case .sustain:
                 return
             case .release:
-                let needed = Double(value / releaseRate)
-                if needed > left {
-                    value -= releaseRate * Float(left)
+                let next = value - releaseRate * Float(left)
+                if next > 0 {
+                    value = next
                     return
                 }
                 value = 0
