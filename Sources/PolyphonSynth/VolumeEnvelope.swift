@@ -80,6 +80,7 @@ struct VolumeEnvelope {
     }
 
     /// Advances the envelope by `frames` and returns nothing; read ``value`` and ``stage``.
+    @inline(__always)
     mutating func advance(_ frames: Int) {
         var left = Double(frames)
         while left > 0 {
