@@ -15,6 +15,7 @@ struct LFO {
         value = 0
     }
 
+    @inline(__always)
     mutating func advance(_ frames: Int) {
         var left = Double(frames)
         if delayRemaining > 0 {

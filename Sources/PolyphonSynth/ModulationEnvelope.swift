@@ -41,6 +41,7 @@ struct ModulationEnvelope {
         if value <= 0 { stage = .finished; value = 0 }
     }
 
+    @inline(__always)
     mutating func advance(_ frames: Int) {
         var left = Double(frames)
         while left > 0 {
