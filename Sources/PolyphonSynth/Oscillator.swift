@@ -15,6 +15,10 @@ struct Oscillator {
 
     var position: Int { Int(truncatingIfNeeded: phase >> 32) }
 
+    /// Sample points the cubic kernel widens to floats per block: the size of the scratch
+    /// buffer ``render(_:data:tables:scratch:out:count:ramp:)`` needs.
+    static let scratchPoints = 1024
+
     mutating func setIncrement(_ ratio: Double) {
         let r = min(max(ratio, 0), 65535)
         increment = UInt64(r * 4_294_967_296.0)
@@ -39,7 +43,7 @@ struct Oscillator {
     /// frames written; fewer than `count` means the sample ended (the rest is untouched).
     @inline(__always)
     mutating func render<K: InterpolationKernel, S: SampleSource>(
-        _ kernel: K.Type, data: S, tables: InterpolationTables,
+        _ kernel: K.Type, data: S, tables: InterpolationTables, scratch: UnsafeMutablePointer<Float>,
         out: UnsafeMutablePointer<Float>, count: Int, ramp: inout GainRamp
     ) -> Int {
         var ph = phase
@@ -63,7 +67,7 @@ struct Oscillator {
                 // fastHi, so it never crosses the loop end.
                 let limit = (UInt64(fastHi) << 32) &- ph
                 let run = min(count - i, Int(truncatingIfNeeded: (limit &+ inc &- 1) / inc))
-                K.renderRun(data, tables, out + i, run, &ph, inc, gStart, gStep, &gi)
+                K.renderRun(data, tables, scratch, out + i, run, &ph, inc, gStart, gStep, &gi)
                 i += run
                 continue
             }
@@ -108,6 +112,8 @@ protocol SampleSource {
     func window4(_ j: Int) -> SIMD4<Float>
     /// Points j … j+7.
     func window8(_ j: Int) -> SIMD8<Float>
+    /// Points j ..< j + count as floats into `out`.
+    func widen(_ j: Int, _ count: Int, into out: UnsafeMutablePointer<Float>)
 }
 
 struct Int16Samples: SampleSource {
@@ -126,6 +132,19 @@ struct Int16Samples: SampleSource {
         let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD8<Int16>.self)
         return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v))
     }
+    @inline(__always)
+    func widen(_ j: Int, _ count: Int, into out: UnsafeMutablePointer<Float>) {
+        var k = 0
+        // Eight at a time, never reading past the last point asked for.
+        while k + 8 <= count {
+            UnsafeMutableRawPointer(out + k).storeBytes(of: window8(j &+ k), as: SIMD8<Float>.self)
+            k += 8
+        }
+        while k < count {
+            out[k] = self[j &+ k]
+            k += 1
+        }
+    }
 }
 
 /// 24-bit points: the `smpl` word is the high part, the `sm24` byte the low 8 bits.
@@ -142,6 +161,10 @@ struct Int24Samples: SampleSource {
     @inline(__always)
     func window8(_ j: Int) -> SIMD8<Float> {
         SIMD8(self[j], self[j + 1], self[j + 2], self[j + 3], self[j + 4], self[j + 5], self[j + 6], self[j + 7])
+    }
+    @inline(__always)
+    func widen(_ j: Int, _ count: Int, into out: UnsafeMutablePointer<Float>) {
+        for k in 0..<count { out[k] = self[j &+ k] }
     }
 }
 
@@ -166,14 +189,16 @@ protocol InterpolationKernel {
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float
     /// Renders `run` points whose neighbours are all in range (no edge checks).
-    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                           _ out: UnsafeMutablePointer<Float>,
                                            _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
                                            _ gStart: Float, _ gStep: Float, _ gi: inout Int)
 }
 
 extension InterpolationKernel {
     @inline(__always)
-    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                           _ out: UnsafeMutablePointer<Float>,
                                            _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
                                            _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
         renderOneByOne(d, t, out, run, &ph, inc, gStart, gStep, &gi)
@@ -233,36 +258,59 @@ enum CubicKernel: InterpolationKernel {
         return ((p[0] + p[1]) + p[2]) + p[3]
     }
 
-    /// Four frames per step: the four products are transposed so their sums come out as one
-    /// vector (fewer shuffles than four horizontal sums), with the same additions in the same
-    /// order as ``interpolate`` so results match the one-frame path bit for bit.
+    /// Blocks of frames whose points fit the scratch buffer: the points are widened to floats
+    /// there once (eight per step), then four frames per step read their windows from it. The
+    /// four products are transposed so their sums come out as one vector, with the same
+    /// additions in the same order as ``interpolate`` so results match the one-frame path bit
+    /// for bit.
+    ///
+    /// Widening first is what makes this fast on baseline x86-64: read straight from 16-bit
+    /// windows, the compiler moves the transposes into the integer domain, where SSE2 needs
+    /// long chains of word shuffles (about 100 instructions per four frames against 85 now,
+    /// and 9 % more speed on sustained notes).
     @inline(__always)
-    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                           _ out: UnsafeMutablePointer<Float>,
                                            _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
                                            _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
         var p = ph
         var g = gi
         var k = 0
+        let points = scratch
+        // A block of B frames reads at most B·inc/2³² + 5 points.
+        let room = UInt64(Oscillator.scratchPoints - 5) << 32
+        let maxBlock = inc == 0 ? run & ~3 : Int(truncatingIfNeeded: min(UInt64(run), room / inc)) & ~3
         // Frame indices of the gain ramp as floats, stepped by 4 (exact: they stay small
         // integers), so each frame's gain is the same start + step × index as one at a time.
         var index = Float(g) + SIMD4<Float>(0, 1, 2, 3)
-        while k + 4 <= run {
-            let p1 = p &+ inc, p2 = p1 &+ inc, p3 = p2 &+ inc
-            @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
-                let j = Int(truncatingIfNeeded: q >> 32)
-                let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
-                return t.cubic[frac] * d.window4(j - 1)
+        while maxBlock >= 4 && k + 4 <= run {
+            let block = min((run - k) & ~3, maxBlock)
+            let first = Int(truncatingIfNeeded: p >> 32)
+            let last = Int(truncatingIfNeeded: (p &+ UInt64(block - 1) &* inc) >> 32)
+            // points[m] is point first − 1 + m, so frame j's window starts at points[j − first].
+            d.widen(first - 1, last - first + 4, into: points)
+            var r = p &- (UInt64(first) << 32)
+            var i = 0
+            while i < block {
+                let r1 = r &+ inc, r2 = r1 &+ inc, r3 = r2 &+ inc
+                @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
+                    let j = Int(truncatingIfNeeded: q >> 32)
+                    let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
+                    return t.cubic[frac] * UnsafeRawPointer(points + j).loadUnaligned(as: SIMD4<Float>.self)
+                }
+                let a = product(r), b = product(r1), c = product(r2), e = product(r3)
+                let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
+                let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
+                let v = ((s0 + s1) + s2) + s3
+                let gains = gStart + gStep * index
+                UnsafeMutableRawPointer(out + k + i).storeBytes(of: v * gains, as: SIMD4<Float>.self)
+                index += 4
+                r = r3 &+ inc
+                i += 4
             }
-            let a = product(p), b = product(p1), c = product(p2), e = product(p3)
-            let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
-            let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
-            let v = ((s0 + s1) + s2) + s3
-            let gains = gStart + gStep * index
-            UnsafeMutableRawPointer(out + k).storeBytes(of: v * gains, as: SIMD4<Float>.self)
-            index += 4
-            g += 4
-            p = p3 &+ inc
-            k += 4
+            p = p &+ UInt64(block) &* inc
+            g += block
+            k += block
         }
         ph = p
         gi = g

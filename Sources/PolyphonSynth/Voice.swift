@@ -247,12 +247,14 @@ struct Voice {
     /// Renders the voice's dry signal for `count` frames into `out` (oscillator and gain; the
     /// filter and mixing come after, see ``LowPassFilter/process(_:count:)`` and ``mix(_:_:_:)``),
     /// and records the filter's control points in `events` (room for
-    /// ``maximumFilterEvents(frames:)``). Returns the frames produced: fewer than `count` when
-    /// the voice ended, which frees it.
+    /// ``maximumFilterEvents(frames:)``). `scratch` is the oscillator's working memory
+    /// (``Oscillator/scratchPoints`` floats). Returns the frames produced: fewer than `count`
+    /// when the voice ended, which frees it.
     @inline(__always)
     mutating func renderSource(count: Int, into out: UnsafeMutablePointer<Float>,
                                events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
-                               interpolation: Interpolation, tables: InterpolationTables) -> Int {
+                               interpolation: Interpolation, tables: InterpolationTables,
+                               scratch: UnsafeMutablePointer<Float>) -> Int {
         var done = 0
         eventCount = 0
         while done < count && isActive {
@@ -261,7 +263,7 @@ struct Voice {
                 controlUpdate(at: done, events: events, eventCount: &eventCount)
             }
             let n = min(count - done, framesLeftInPeriod)
-            let produced = renderOscillator(n, out + done, interpolation, tables)
+            let produced = renderOscillator(n, out + done, interpolation, tables, scratch)
             framesLeftInPeriod -= n
             framesSinceUpdate += n
             done += produced
@@ -279,7 +281,8 @@ struct Voice {
 
     @inline(__always)
     mutating private func renderOscillator(_ n: Int, _ out: UnsafeMutablePointer<Float>,
-                                  _ interpolation: Interpolation, _ tables: InterpolationTables) -> Int {
+                                  _ interpolation: Interpolation, _ tables: InterpolationTables,
+                                  _ scratch: UnsafeMutablePointer<Float>) -> Int {
         var osc = oscillator
         var g = ramp
         let produced: Int
@@ -287,16 +290,16 @@ struct Voice {
         if let low = sample.low {
             let src = Int24Samples(words: words, low: low)
             switch interpolation {
-            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
-            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
-            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
+            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
+            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
+            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
             }
         } else {
             let src = Int16Samples(words: words)
             switch interpolation {
-            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
-            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
-            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, out: out, count: n, ramp: &g)
+            case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
+            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
+            case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
             }
         }
         oscillator = osc

@@ -24,6 +24,8 @@ final class VoiceBatch {
     private let spareFilter: UnsafeMutablePointer<LowPassFilter>
     private let spareBuffer: UnsafeMutablePointer<Float>
     private let filterOffset: Int
+    /// The oscillators' widened sample points (see ``Oscillator/scratchPoints``).
+    private let scratch: UnsafeMutablePointer<Float>
 
     init(chunkFrames: Int) {
         self.chunkFrames = chunkFrames
@@ -50,6 +52,8 @@ final class VoiceBatch {
         laneEventCounts = .allocate(capacity: 4)
         laneEventCounts.initialize(repeating: 0, count: 4)
         filterOffset = MemoryLayout<Voice>.offset(of: \Voice.filter)!
+        scratch = .allocate(capacity: Oscillator.scratchPoints)
+        scratch.initialize(repeating: 0, count: Oscillator.scratchPoints)
     }
 
     deinit {
@@ -64,6 +68,7 @@ final class VoiceBatch {
         laneBuffers.deallocate()
         laneEvents.deallocate()
         laneEventCounts.deallocate()
+        scratch.deallocate()
     }
 
     /// Renders `count` (≤ chunk) frames of every active voice into the buses `target(voice)` names.
@@ -99,7 +104,7 @@ final class VoiceBatch {
             let voiceEvents = events + k * eventCapacity
             let n = voices[v].renderSource(count: count, into: out, events: voiceEvents,
                                            eventCount: &eventCounts[k], interpolation: interpolation,
-                                           tables: tables)
+                                           tables: tables, scratch: scratch)
             produced[k] = n
             guard n > 0 && voices[v].isFiltered else { continue }
             // The filter runs over the whole chunk: a voice that ended early feeds it silence.

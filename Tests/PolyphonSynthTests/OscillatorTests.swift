@@ -1,0 +1,58 @@
+import Testing
+@testable import PolyphonSynth
+
+@Suite("Oscillator")
+struct OscillatorTests {
+    /// The cubic kernel's block path (points widened into scratch blocks, four frames per step)
+    /// must give exactly the one-frame reference's bits, for every increment: below and above
+    /// 1, non-integral, so large that a block holds fewer than four frames, and across many
+    /// scratch blocks.
+    @Test(arguments: [0.37, 1.0, 1.5, 3.999_9, 17.25, 300.0, 1500.0])
+    func cubicBlocksMatchTheOneFrameReference(ratio: Double) {
+        var rng = SplitMix(seed: 7)
+        let count = 1 << 20
+        let words = (0..<count).map { _ in Int16(truncatingIfNeeded: rng.next()) }
+        let low = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let tables = InterpolationTables.shared
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Oscillator.scratchPoints)
+        scratch.initialize(repeating: .nan, count: Oscillator.scratchPoints)
+        defer { scratch.deallocate() }
+        let inc = UInt64(ratio * 4_294_967_296)
+        // As many frames as fit the data after the start, at most 5000 (several blocks).
+        let frames = min(5000, Int(Double(count - 200) / ratio) - 1)
+        let start = (UInt64(37) << 32) | 0x9E37_79B9
+        words.withUnsafeBufferPointer { w in
+            low.withUnsafeBufferPointer { l in
+                func check<S: SampleSource>(_ source: S) {
+                    var blockOut = [Float](repeating: 0, count: frames)
+                    var frameOut = [Float](repeating: 0, count: frames)
+                    var p1 = start, p2 = start, g1 = 3, g2 = 3
+                    blockOut.withUnsafeMutableBufferPointer {
+                        CubicKernel.renderRun(source, tables, scratch, $0.baseAddress!, frames, &p1, inc, 0.25, 1e-4, &g1)
+                    }
+                    frameOut.withUnsafeMutableBufferPointer {
+                        CubicKernel.renderOneByOne(source, tables, $0.baseAddress!, frames, &p2, inc, 0.25, 1e-4, &g2)
+                    }
+                    #expect(p1 == p2 && g1 == g2)
+                    let firstDifference = blockOut.indices.first { blockOut[$0].bitPattern != frameOut[$0].bitPattern }
+                    #expect(firstDifference == nil, "ratio \(ratio): frames differ from \(firstDifference ?? -1)")
+                }
+                check(Int16Samples(words: w.baseAddress!))
+                check(Int24Samples(words: w.baseAddress!, low: l.baseAddress!))
+            }
+        }
+    }
+}
+
+/// A tiny deterministic generator for test data.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
