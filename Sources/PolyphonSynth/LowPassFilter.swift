@@ -91,7 +91,7 @@ struct LowPassFilter {
                     _ a1: inout SIMD4<Float>, _ a2: inout SIMD4<Float>,
                     _ b02: inout SIMD4<Float>, _ h1: inout SIMD4<Float>, _ h2: inout SIMD4<Float>,
                     _ d1: SIMD4<Float>, _ d2: SIMD4<Float>, _ db02: SIMD4<Float>,
-                    gliding: Bool) {
+                    gliding: Bool) -> SIMD4<Float> {
         var ca1 = a1, ca2 = a2, cb02 = b02, s1 = h1, s2 = h2
         @inline(__always) func step(_ x: SIMD4<Float>) -> SIMD4<Float> {
             if gliding {
@@ -107,6 +107,10 @@ struct LowPassFilter {
             return y
         }
         var i = 0
+        // Each lane's outputs summed: finite exactly when every output is (see `process`).
+        // Giving the outputs this second use also keeps the compiler from re-deriving them in
+        // the transposed layout from c, h1, h2 and b02, which costs twice the shuffles.
+        var sum = SIMD4<Float>.zero
         // Four frames at a time: one vector load per voice, transposed to one vector per frame
         // and back, so the outputs never leave vector registers lane by lane.
         while i + 4 <= n {
@@ -116,6 +120,7 @@ struct LowPassFilter {
             let r3 = UnsafeRawPointer(p3 + i).loadUnaligned(as: SIMD4<Float>.self)
             let (x0, x1, x2, x3) = transpose(r0, r1, r2, r3)
             let y0 = step(x0), y1 = step(x1), y2 = step(x2), y3 = step(x3)
+            sum += (y0 + y1) + (y2 + y3)
             let (o0, o1, o2, o3) = transpose(y0, y1, y2, y3)
             UnsafeMutableRawPointer(p0 + i).storeBytes(of: o0, as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(p1 + i).storeBytes(of: o1, as: SIMD4<Float>.self)
@@ -125,10 +130,12 @@ struct LowPassFilter {
         }
         while i < n {
             let y = step(SIMD4(p0[i], p1[i], p2[i], p3[i]))
+            sum += y
             p0[i] = y[0]; p1[i] = y[1]; p2[i] = y[2]; p3[i] = y[3]
             i += 1
         }
         a1 = ca1; a2 = ca2; b02 = cb02; h1 = s1; h2 = s2
+        return sum
     }
 
     /// Filters up to four voices in place over `count` frames, one per lane, applying each
@@ -173,13 +180,19 @@ struct LowPassFilter {
             } else {
                 d1 = .zero; d2 = .zero; db02 = .zero
             }
-            if gliding {
-                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: true)
-            } else {
-                Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: false)
-            }
+            let sum = gliding
+                ? Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: true)
+                : Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: false)
             for l in 0..<4 {
                 let lane = f[l]
+                if !sum[l].isFinite {
+                    // A NaN or infinity would stay in the recursion for good and poison the mix:
+                    // silence this span of the voice and start its filter afresh (the next
+                    // control point sets it again). Finite input and coefficients never get here.
+                    lane.pointee.reset()
+                    (buf[l] + frame).update(repeating: 0, count: n)
+                    continue
+                }
                 lane.pointee.hist1 = h1[l]
                 lane.pointee.hist2 = h2[l]
                 if lane.pointee.glideRemaining > 0 {

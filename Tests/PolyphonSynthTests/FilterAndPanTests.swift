@@ -104,4 +104,55 @@ struct FilterAndPanTests {
         #expect(abs(Measure.cents(fl, 440)) < 1)
         #expect(abs(Measure.cents(fr, 880)) < 1)
     }
+
+    /// A non-finite value reaching a filter lane silences that voice's span and restarts its
+    /// filter; the other three lanes of the batch are untouched (bit for bit).
+    @Test func aNaNInOneFilterLaneIsContained() throws {
+        let frames = 256
+        let table = CutoffTable.make(sampleRate: 44100)
+        defer { table.deallocate() }
+        func run(poisonLane: Int?) -> (outputs: [[Float]], histories: [Float]) {
+            let filters = UnsafeMutablePointer<LowPassFilter>.allocate(capacity: 4)
+            filters.initialize(repeating: LowPassFilter(), count: 4)
+            let buffers = (0..<4).map { lane -> UnsafeMutablePointer<Float> in
+                let b = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+                for i in 0..<frames { b[i] = sinf(Float(i * (lane + 1)) * 0.05) }
+                return b
+            }
+            if let poisonLane { buffers[poisonLane][100] = .nan }
+            var events: [FilterEvent] = []
+            for lane in 0..<4 {
+                let target = filters[lane].coefficients(cutoffCents: 7000 + 500 * Float(lane), qCentibels: 100, table: table)!
+                events.append(FilterEvent(offset: 0, kind: .snap, target: target))
+            }
+            let filterPointers = UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>.allocate(capacity: 4)
+            let bufferPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 4)
+            let eventPointers = UnsafeMutablePointer<UnsafePointer<FilterEvent>>.allocate(capacity: 4)
+            let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 4)
+            let eventStore = UnsafeMutablePointer<FilterEvent>.allocate(capacity: 4)
+            eventStore.initialize(from: events, count: 4)
+            for lane in 0..<4 {
+                filterPointers[lane] = filters + lane
+                bufferPointers[lane] = buffers[lane]
+                eventPointers[lane] = UnsafePointer(eventStore + lane)
+                eventCounts[lane] = 1
+            }
+            LowPassFilter.process(FilterBatch(filters: filterPointers, buffers: bufferPointers,
+                                              events: eventPointers, eventCounts: eventCounts), count: frames)
+            let outputs = buffers.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
+            let histories = (0..<4).flatMap { [filters[$0].hist1, filters[$0].hist2] }
+            buffers.forEach { $0.deallocate() }
+            filters.deallocate(); filterPointers.deallocate(); bufferPointers.deallocate()
+            eventPointers.deallocate(); eventCounts.deallocate(); eventStore.deallocate()
+            return (outputs, histories)
+        }
+        let clean = run(poisonLane: nil)
+        let poisoned = run(poisonLane: 2)
+        for lane in [0, 1, 3] {
+            #expect(poisoned.outputs[lane].map(\.bitPattern) == clean.outputs[lane].map(\.bitPattern))
+        }
+        #expect(clean.outputs[2].allSatisfy { $0.isFinite } && Measure.rms(clean.outputs[2][...]) > 0.1)
+        #expect(poisoned.outputs[2].allSatisfy { $0 == 0 })
+        #expect(poisoned.histories.allSatisfy { $0.isFinite })
+    }
 }
