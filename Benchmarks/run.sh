@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 swift build -c release --product polyphon
 swift build -c release --product PolyphonBenchmark
 echo "== effects off (fluidsynth -R 0 -C 0)"
-.build/release/PolyphonBenchmark "$@"
+.build/release/PolyphonBenchmark --repeat 3 "$@"
 echo
 echo "== default effects on both"
-.build/release/PolyphonBenchmark --effects "$@"
+.build/release/PolyphonBenchmark --repeat 3 --effects "$@"
