@@ -21,7 +21,8 @@ struct Oscillator {
 
     mutating func setIncrement(_ ratio: Double) {
         let r = min(max(ratio, 0), 65535)
-        increment = UInt64(r * 4_294_967_296.0)
+        // Below 2⁴⁸, so the signed conversion (one instruction) is exact.
+        increment = UInt64(Int64(r * 4_294_967_296.0))
     }
 
     /// Point `j` with loop wrapping and edge handling: before the start repeats the first point,

@@ -20,6 +20,14 @@ enum Units {
         return e * 1.414_213_6 * Float(bitPattern: UInt32(bitPattern: (n + 127) << 23))
     }
 
+    /// 2^x for |x| ≤ 1/12 (a semitone) within 1e−9 relative: the Taylor series of e^(x·ln 2)
+    /// to the fifth power, without the range reduction ``exp2(_:)`` needs.
+    @inline(__always)
+    static func exp2Small(_ x: Float) -> Float {
+        let y = x * 0.693_147_2
+        return 1 + y * (1 + y * (0.5 + y * (1.0 / 6 + y * (1.0 / 24 + y * (1.0 / 120)))))
+    }
+
     /// Frequency of absolute cents: 8.176 Hz × 2^(cents/1200).
     @inline(__always)
     static func absoluteCentsToHertz(_ cents: Float) -> Float {

@@ -90,6 +90,10 @@ struct Voice {
     private var vibLfoPending = 0
     /// Values of the previous control point, to skip recomputing what did not change.
     private var lastPitchCents: Float = .nan
+    /// The unmodulated pitch (cents) and its increment ratio, so vibrato only needs a short
+    /// polynomial on top (see `controlUpdate`).
+    private var lastBaseCents: Float = .nan
+    private var baseRatio: Double = 1
     private var lastFilterCents: Float = .nan
     private var lastCentibels: Float = .nan
     private var lastTarget: Float = 0
@@ -174,6 +178,7 @@ struct Voice {
         modLfoPending = 0
         vibLfoPending = 0
         lastPitchCents = .nan
+        lastBaseCents = .nan
         lastFilterCents = .nan
         lastCentibels = .nan
         targetStep = 0
@@ -382,11 +387,21 @@ struct Voice {
         }
 
         // Pitch from the LFOs and modulation envelope as they are now.
-        let cents = pitchCents + portamentoCents + modLfo * modLfoToPitch + vibLfo * vibLfoToPitch
-            + modEnv * modEnvToPitch
+        let base = pitchCents + portamentoCents
+        let modulation = modLfo * modLfoToPitch + vibLfo * vibLfoToPitch + modEnv * modEnvToPitch
+        let cents = base + modulation
         if cents != lastPitchCents {
             lastPitchCents = cents
-            oscillator.setIncrement(Double(Units.centsToRatio(cents)) * sampleRateRatio)
+            if base != lastBaseCents {
+                lastBaseCents = base
+                baseRatio = Double(Units.centsToRatio(base)) * sampleRateRatio
+            }
+            // Vibrato and most modulation stay within a semitone: a short series for the
+            // modulation on top of the note's own ratio is much cheaper than a full exp2.
+            let ratio = abs(modulation) <= 100
+                ? baseRatio * Double(Units.exp2Small(modulation * (1.0 / 1200.0)))
+                : Double(Units.centsToRatio(cents)) * sampleRateRatio
+            oscillator.setIncrement(ratio)
         }
 
         if filterActive {
