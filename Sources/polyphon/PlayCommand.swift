@@ -47,7 +47,7 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         let songs = try files.map { path -> (String, Song) in
-            (path, try Song(midiFile: try MIDIFile(contentsOfFile: path)))
+            (path, Song(midiFile: try MIDIFile(contentsOfFile: path)))
         }
         let (soundBank, _) = try bank.load(quiet: false)
         let output = try self.output.open(sampleRate: 44_100)
