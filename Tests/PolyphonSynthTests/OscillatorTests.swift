@@ -1,4 +1,5 @@
 import Testing
+@testable import PolyphonSoundFont
 @testable import PolyphonSynth
 
 @Suite("Oscillator")
@@ -9,7 +10,7 @@ struct OscillatorTests {
     /// scratch blocks.
     @Test(arguments: [0.37, 1.0, 1.5, 3.999_9, 17.25, 300.0, 1500.0])
     func cubicBlocksMatchTheOneFrameReference(ratio: Double) {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let count = 1 << 20
         let words = (0..<count).map { _ in Int16(truncatingIfNeeded: rng.next()) }
         let low = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -44,15 +45,3 @@ struct OscillatorTests {
     }
 }
 
-/// A tiny deterministic generator for test data.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
