@@ -196,7 +196,9 @@ public final class Synthesizer {
     /// Understood: GM/GM2 on and off, master volume, GS reset and rhythm-part assignment,
     /// XG system on.
     public func sendMIDISysExEvent(_ data: [UInt8], atFrame offset: Int = 0) {
-        let body = data.first == 0xF0 ? Array(data.dropFirst()) : data
+        // Copied straight from the caller's bytes into the preallocated pool (no intermediate
+        // array), so a real-time caller does not allocate while the pool has room.
+        let body = data.first == 0xF0 ? data[1...] : data[...]
         let start = queue.sysExPool.count
         queue.sysExPool.append(contentsOf: body)
         queue.push(ScheduledEvent(frame: framesRendered + Int64(max(0, offset)), kind: .sysEx,
