@@ -242,7 +242,7 @@ enum LinearKernel: InterpolationKernel {
     }
 }
 
-enum CubicKernel: InterpolationKernel {
+enum CubicKernel: WidenedKernel {
     static var left: Int { 1 }
     static var right: Int { 2 }
     @inline(__always)
@@ -259,16 +259,81 @@ enum CubicKernel: InterpolationKernel {
         return ((p[0] + p[1]) + p[2]) + p[3]
     }
 
+    /// Four frames from widened points: the four products are transposed so their sums come
+    /// out as one vector, with the same additions in the same order as ``interpolate`` so
+    /// results match the one-frame path bit for bit.
+    @inline(__always)
+    static func fourFrames(_ points: UnsafeMutablePointer<Float>, _ t: InterpolationTables,
+                           _ q0: UInt64, _ q1: UInt64, _ q2: UInt64, _ q3: UInt64) -> SIMD4<Float> {
+        @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
+            let j = Int(truncatingIfNeeded: q >> 32)
+            let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
+            return t.cubic[frac] * UnsafeRawPointer(points + j).loadUnaligned(as: SIMD4<Float>.self)
+        }
+        let a = product(q0), b = product(q1), c = product(q2), e = product(q3)
+        let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
+        let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
+        return ((s0 + s1) + s2) + s3
+    }
+}
+
+enum SincKernel: WidenedKernel {
+    static var left: Int { 3 }
+    static var right: Int { 4 }
+
+    /// The eight products folded to four (halves added), then summed in a fixed order that the
+    /// four-frame path repeats lane-wise.
+    @inline(__always)
+    static func folded(_ c: SIMD8<Float>, _ w: SIMD8<Float>) -> SIMD4<Float> {
+        let p = c * w
+        return p.lowHalf + p.highHalf
+    }
+
+    @inline(__always)
+    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
+        let h = folded(t.sinc[frac], d.window8(idx - 3))
+        return ((h[0] + h[1]) + h[2]) + h[3]
+    }
+    @inline(__always)
+    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
+                                _ t: InterpolationTables) -> Float {
+        var s = SIMD8<Float>(repeating: 0)
+        for k in 0..<8 { s[k] = o.point(d, idx + k - 3) }
+        let h = folded(t.sinc[frac], s)
+        return ((h[0] + h[1]) + h[2]) + h[3]
+    }
+
+    @inline(__always)
+    static func fourFrames(_ points: UnsafeMutablePointer<Float>, _ t: InterpolationTables,
+                           _ q0: UInt64, _ q1: UInt64, _ q2: UInt64, _ q3: UInt64) -> SIMD4<Float> {
+        @inline(__always) func half(_ q: UInt64) -> SIMD4<Float> {
+            let j = Int(truncatingIfNeeded: q >> 32)
+            let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
+            return folded(t.sinc[frac], UnsafeRawPointer(points + j).loadUnaligned(as: SIMD8<Float>.self))
+        }
+        let a = half(q0), b = half(q1), c = half(q2), e = half(q3)
+        let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
+        let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
+        return ((s0 + s1) + s2) + s3
+    }
+}
+
+/// A kernel whose runs go through widened float points (see ``renderRun``).
+protocol WidenedKernel: InterpolationKernel {
+    /// Frames at phases q0…q3 (relative to `points`, whose element 0 is the first point the
+    /// first frame's window reads), each exactly as ``interpolate`` computes it.
+    static func fourFrames(_ points: UnsafeMutablePointer<Float>, _ t: InterpolationTables,
+                           _ q0: UInt64, _ q1: UInt64, _ q2: UInt64, _ q3: UInt64) -> SIMD4<Float>
+}
+
+extension WidenedKernel {
     /// Blocks of frames whose points fit the scratch buffer: the points are widened to floats
-    /// there once (eight per step), then four frames per step read their windows from it. The
-    /// four products are transposed so their sums come out as one vector, with the same
-    /// additions in the same order as ``interpolate`` so results match the one-frame path bit
-    /// for bit.
+    /// there once (eight per step), then ``fourFrames`` reads its windows from it.
     ///
     /// Widening first is what makes this fast on baseline x86-64: read straight from 16-bit
-    /// windows, the compiler moves the transposes into the integer domain, where SSE2 needs
-    /// long chains of word shuffles (about 100 instructions per four frames against 85 now,
-    /// and 9 % more speed on sustained notes).
+    /// windows, the compiler moves the four-frame transposes into the integer domain, where SSE2
+    /// needs long chains of word shuffles (cubic: about 100 instructions per four frames against
+    /// 85, and 9 % more speed on sustained notes).
     @inline(__always)
     static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
                                            _ out: UnsafeMutablePointer<Float>,
@@ -278,8 +343,8 @@ enum CubicKernel: InterpolationKernel {
         var g = gi
         var k = 0
         let points = scratch
-        // A block of B frames reads at most B·inc/2³² + 5 points.
-        let room = UInt64(Oscillator.scratchPoints - 5) << 32
+        // A block of B frames reads at most B·inc/2³² + 2 + left + right points.
+        let room = UInt64(Oscillator.scratchPoints - 2 - left - right) << 32
         let maxBlock = inc == 0 ? run & ~3 : Int(truncatingIfNeeded: min(UInt64(run), room / inc)) & ~3
         // Frame indices of the gain ramp as floats, stepped by 4 (exact: they stay small
         // integers), so each frame's gain is the same start + step × index as one at a time.
@@ -288,21 +353,13 @@ enum CubicKernel: InterpolationKernel {
             let block = min((run - k) & ~3, maxBlock)
             let first = Int(truncatingIfNeeded: p >> 32)
             let last = Int(truncatingIfNeeded: (p &+ UInt64(block - 1) &* inc) >> 32)
-            // points[m] is point first − 1 + m, so frame j's window starts at points[j − first].
-            d.widen(first - 1, last - first + 4, into: points)
+            // points[m] is point first − left + m, so frame j's window starts at points[j − first].
+            d.widen(first - left, last - first + left + right + 1, into: points)
             var r = p &- (UInt64(first) << 32)
             var i = 0
             while i < block {
                 let r1 = r &+ inc, r2 = r1 &+ inc, r3 = r2 &+ inc
-                @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
-                    let j = Int(truncatingIfNeeded: q >> 32)
-                    let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
-                    return t.cubic[frac] * UnsafeRawPointer(points + j).loadUnaligned(as: SIMD4<Float>.self)
-                }
-                let a = product(r), b = product(r1), c = product(r2), e = product(r3)
-                let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
-                let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
-                let v = ((s0 + s1) + s2) + s3
+                let v = fourFrames(points, t, r, r1, r2, r3)
                 let gains = gStart + gStep * index
                 UnsafeMutableRawPointer(out + k + i).storeBytes(of: v * gains, as: SIMD4<Float>.self)
                 index += 4
@@ -317,22 +374,5 @@ enum CubicKernel: InterpolationKernel {
         gi = g
         // The last frames one at a time.
         renderOneByOne(d, t, out + k, run - k, &ph, inc, gStart, gStep, &gi)
-    }
-}
-
-enum SincKernel: InterpolationKernel {
-    static var left: Int { 3 }
-    static var right: Int { 4 }
-    @inline(__always)
-    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        return (t.sinc[frac] * d.window8(idx - 3)).sum()
-    }
-    @inline(__always)
-    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
-                                _ t: InterpolationTables) -> Float {
-        let c = t.sinc[frac]
-        var s = SIMD8<Float>(repeating: 0)
-        for k in 0..<8 { s[k] = o.point(d, idx + k - 3) }
-        return (c * s).sum()
     }
 }

@@ -4,12 +4,12 @@ import Testing
 
 @Suite("Oscillator")
 struct OscillatorTests {
-    /// The cubic kernel's block path (points widened into scratch blocks, four frames per step)
-    /// must give exactly the one-frame reference's bits, for every increment: below and above
-    /// 1, non-integral, so large that a block holds fewer than four frames, and across many
-    /// scratch blocks.
+    /// The cubic and sinc kernels' block path (points widened into scratch blocks, four frames
+    /// per step) must give exactly the one-frame reference's bits, for every increment: below
+    /// and above 1, non-integral, so large that a block holds fewer than four frames, and across
+    /// many scratch blocks.
     @Test(arguments: [0.37, 1.0, 1.5, 3.999_9, 17.25, 300.0, 1500.0])
-    func cubicBlocksMatchTheOneFrameReference(ratio: Double) {
+    func widenedBlocksMatchTheOneFrameReference(ratio: Double) {
         var rng = SeededRandom(seed: 7)
         let count = 1 << 20
         let words = (0..<count).map { _ in Int16(truncatingIfNeeded: rng.next()) }
@@ -24,22 +24,27 @@ struct OscillatorTests {
         let start = (UInt64(37) << 32) | 0x9E37_79B9
         words.withUnsafeBufferPointer { w in
             low.withUnsafeBufferPointer { l in
-                func check<S: SampleSource>(_ source: S) {
+                func check<K: WidenedKernel, S: SampleSource>(_ kernel: K.Type, _ source: S) {
                     var blockOut = [Float](repeating: 0, count: frames)
                     var frameOut = [Float](repeating: 0, count: frames)
                     var p1 = start, p2 = start, g1 = 3, g2 = 3
                     blockOut.withUnsafeMutableBufferPointer {
-                        CubicKernel.renderRun(source, tables, scratch, $0.baseAddress!, frames, &p1, inc, 0.25, 1e-4, &g1)
+                        K.renderRun(source, tables, scratch, $0.baseAddress!, frames, &p1, inc, 0.25, 1e-4, &g1)
                     }
                     frameOut.withUnsafeMutableBufferPointer {
-                        CubicKernel.renderOneByOne(source, tables, $0.baseAddress!, frames, &p2, inc, 0.25, 1e-4, &g2)
+                        K.renderOneByOne(source, tables, $0.baseAddress!, frames, &p2, inc, 0.25, 1e-4, &g2)
                     }
                     #expect(p1 == p2 && g1 == g2)
                     let firstDifference = blockOut.indices.first { blockOut[$0].bitPattern != frameOut[$0].bitPattern }
-                    #expect(firstDifference == nil, "ratio \(ratio): frames differ from \(firstDifference ?? -1)")
+                    #expect(firstDifference == nil, "\(K.self), ratio \(ratio): frames differ from \(firstDifference ?? -1)")
                 }
-                check(Int16Samples(words: w.baseAddress!))
-                check(Int24Samples(words: w.baseAddress!, low: l.baseAddress!))
+                for kernel in [CubicKernel.self, SincKernel.self] as [any WidenedKernel.Type] {
+                    func open<K: WidenedKernel>(_ k: K.Type) {
+                        check(k, Int16Samples(words: w.baseAddress!))
+                        check(k, Int24Samples(words: w.baseAddress!, low: l.baseAddress!))
+                    }
+                    open(kernel)
+                }
             }
         }
     }
