@@ -15,8 +15,8 @@ struct Oscillator {
 
     var position: Int { Int(truncatingIfNeeded: phase >> 32) }
 
-    /// Sample points the cubic kernel widens to floats per block: the size of the scratch
-    /// buffer ``render(_:data:tables:scratch:out:count:ramp:)`` needs.
+    /// Sample points the cubic and sinc kernels widen to floats per block: the size of the
+    /// scratch buffer ``render(_:data:tables:scratch:out:count:ramp:)`` needs.
     static let scratchPoints = 1024
 
     mutating func setIncrement(_ ratio: Double) {
@@ -205,6 +205,12 @@ extension InterpolationKernel {
         renderOneByOne(d, t, out, run, &ph, inc, gStart, gStep, &gi)
     }
 
+    /// The point index and the 8-bit table position of a 32.32 phase.
+    @inline(__always)
+    static func index(_ q: UInt64) -> Int { Int(truncatingIfNeeded: q >> 32) }
+    @inline(__always)
+    static func fraction(_ q: UInt64) -> Int { Int(truncatingIfNeeded: (q >> 24) & 0xFF) }
+
     /// One frame per step: the reference every wider path must match bit for bit.
     @inline(__always)
     static func renderOneByOne<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ out: UnsafeMutablePointer<Float>,
@@ -213,9 +219,7 @@ extension InterpolationKernel {
         var p = ph
         var g = gi
         for k in 0..<run {
-            let j = Int(truncatingIfNeeded: p >> 32)
-            let frac = Int(truncatingIfNeeded: (p >> 24) & 0xFF)
-            out[k] = interpolate(d, j, frac, t) * (gStart + gStep * Float(g))
+            out[k] = interpolate(d, index(p), fraction(p), t) * (gStart + gStep * Float(g))
             g += 1
             p &+= inc
         }
@@ -247,33 +251,25 @@ enum CubicKernel: WidenedKernel {
     static var right: Int { 2 }
     @inline(__always)
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        let p = t.cubic[frac] * d.window4(idx - 1)
-        return ((p[0] + p[1]) + p[2]) + p[3]
+        laneSum(t.cubic[frac] * d.window4(idx - 1))
     }
     @inline(__always)
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float {
         let c = t.cubic[frac]
         let s = SIMD4<Float>(o.point(d, idx - 1), o.point(d, idx), o.point(d, idx + 1), o.point(d, idx + 2))
-        let p = c * s
-        return ((p[0] + p[1]) + p[2]) + p[3]
+        return laneSum(c * s)
     }
 
-    /// Four frames from widened points: the four products are transposed so their sums come
-    /// out as one vector, with the same additions in the same order as ``interpolate`` so
-    /// results match the one-frame path bit for bit.
+    /// Four frames from widened points, summed as ``interpolate`` sums one, so results match
+    /// the one-frame path bit for bit.
     @inline(__always)
     static func fourFrames(_ points: UnsafeMutablePointer<Float>, _ t: InterpolationTables,
                            _ q0: UInt64, _ q1: UInt64, _ q2: UInt64, _ q3: UInt64) -> SIMD4<Float> {
         @inline(__always) func product(_ q: UInt64) -> SIMD4<Float> {
-            let j = Int(truncatingIfNeeded: q >> 32)
-            let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
-            return t.cubic[frac] * UnsafeRawPointer(points + j).loadUnaligned(as: SIMD4<Float>.self)
+            t.cubic[fraction(q)] * UnsafeRawPointer(points + index(q)).loadUnaligned(as: SIMD4<Float>.self)
         }
-        let a = product(q0), b = product(q1), c = product(q2), e = product(q3)
-        let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
-        let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
-        return ((s0 + s1) + s2) + s3
+        return laneSums(product(q0), product(q1), product(q2), product(q3))
     }
 }
 
@@ -291,30 +287,23 @@ enum SincKernel: WidenedKernel {
 
     @inline(__always)
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
-        let h = folded(t.sinc[frac], d.window8(idx - 3))
-        return ((h[0] + h[1]) + h[2]) + h[3]
+        laneSum(folded(t.sinc[frac], d.window8(idx - 3)))
     }
     @inline(__always)
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float {
         var s = SIMD8<Float>(repeating: 0)
         for k in 0..<8 { s[k] = o.point(d, idx + k - 3) }
-        let h = folded(t.sinc[frac], s)
-        return ((h[0] + h[1]) + h[2]) + h[3]
+        return laneSum(folded(t.sinc[frac], s))
     }
 
     @inline(__always)
     static func fourFrames(_ points: UnsafeMutablePointer<Float>, _ t: InterpolationTables,
                            _ q0: UInt64, _ q1: UInt64, _ q2: UInt64, _ q3: UInt64) -> SIMD4<Float> {
         @inline(__always) func half(_ q: UInt64) -> SIMD4<Float> {
-            let j = Int(truncatingIfNeeded: q >> 32)
-            let frac = Int(truncatingIfNeeded: (q >> 24) & 0xFF)
-            return folded(t.sinc[frac], UnsafeRawPointer(points + j).loadUnaligned(as: SIMD8<Float>.self))
+            folded(t.sinc[fraction(q)], UnsafeRawPointer(points + index(q)).loadUnaligned(as: SIMD8<Float>.self))
         }
-        let a = half(q0), b = half(q1), c = half(q2), e = half(q3)
-        let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
-        let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
-        return ((s0 + s1) + s2) + s3
+        return laneSums(half(q0), half(q1), half(q2), half(q3))
     }
 }
 
@@ -327,6 +316,20 @@ protocol WidenedKernel: InterpolationKernel {
 }
 
 extension WidenedKernel {
+    /// The sum of a vector's four lanes, in the order ``laneSums`` uses for each of its results.
+    @inline(__always)
+    static func laneSum(_ v: SIMD4<Float>) -> Float { ((v[0] + v[1]) + v[2]) + v[3] }
+
+    /// Four ``laneSum``s at once: the vectors are transposed so the sums come out as one vector
+    /// (fewer shuffles than four horizontal sums), with the same additions in the same order.
+    @inline(__always)
+    static func laneSums(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ e: SIMD4<Float>)
+        -> SIMD4<Float> {
+        let s0 = SIMD4(a[0], b[0], c[0], e[0]), s1 = SIMD4(a[1], b[1], c[1], e[1])
+        let s2 = SIMD4(a[2], b[2], c[2], e[2]), s3 = SIMD4(a[3], b[3], c[3], e[3])
+        return ((s0 + s1) + s2) + s3
+    }
+
     /// Blocks of frames whose points fit the scratch buffer: the points are widened to floats
     /// there once (eight per step), then ``fourFrames`` reads its windows from it.
     ///
@@ -348,7 +351,7 @@ extension WidenedKernel {
         let maxBlock = inc == 0 ? run & ~3 : Int(truncatingIfNeeded: min(UInt64(run), room / inc)) & ~3
         // Frame indices of the gain ramp as floats, stepped by 4 (exact: they stay small
         // integers), so each frame's gain is the same start + step × index as one at a time.
-        var index = Float(g) + SIMD4<Float>(0, 1, 2, 3)
+        var frameIndex = Float(g) + SIMD4<Float>(0, 1, 2, 3)
         while maxBlock >= 4 && k + 4 <= run {
             let block = min((run - k) & ~3, maxBlock)
             let first = Int(truncatingIfNeeded: p >> 32)
@@ -360,9 +363,9 @@ extension WidenedKernel {
             while i < block {
                 let r1 = r &+ inc, r2 = r1 &+ inc, r3 = r2 &+ inc
                 let v = fourFrames(points, t, r, r1, r2, r3)
-                let gains = gStart + gStep * index
+                let gains = gStart + gStep * frameIndex
                 UnsafeMutableRawPointer(out + k + i).storeBytes(of: v * gains, as: SIMD4<Float>.self)
-                index += 4
+                frameIndex += 4
                 r = r3 &+ inc
                 i += 4
             }
