@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Reads a sample at a (fractional) rate, honouring its loop, and interpolates between points.
 ///
 /// The position is 32.32 fixed point so long samples keep sub-sample precision and phase
@@ -51,7 +55,7 @@ struct Oscillator {
         let inc = increment
         // Points are read unscaled; the source's power-of-two scale rides on the gain instead
         // (exact, so the result is the same as scaling every point, with fewer multiplies).
-        let gStart = ramp.start * S.scale, gStep = ramp.step * S.scale
+        let gStart = ramp.start * (S.scale * K.scale), gStep = ramp.step * (S.scale * K.scale)
         var gi = ramp.index
         let loopEndFixed = UInt64(loopEnd) << 32
         let loopLenFixed = UInt64(loopEnd - loopStart) << 32
@@ -108,6 +112,8 @@ struct Oscillator {
 protocol SampleSource {
     /// A power of two, so applying it anywhere in a product rounds the same.
     static var scale: Float { get }
+    /// The stored 16-bit words (of 24-bit points, the high parts).
+    var words: UnsafePointer<Int16> { get }
     subscript(_ j: Int) -> Float { get }
     /// Points j … j+3.
     func window4(_ j: Int) -> SIMD4<Float>
@@ -186,6 +192,9 @@ protocol InterpolationKernel {
     /// Points needed before and after the read index.
     static var left: Int { get }
     static var right: Int { get }
+    /// What the kernel's results are multiplied by to be in point units: a power of two
+    /// (1 unless the kernel computes in fixed point).
+    static var scale: Float { get }
     static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float
@@ -197,6 +206,8 @@ protocol InterpolationKernel {
 }
 
 extension InterpolationKernel {
+    static var scale: Float { 1 }
+
     @inline(__always)
     static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
                                            _ out: UnsafeMutablePointer<Float>,
@@ -270,6 +281,101 @@ enum CubicKernel: WidenedKernel {
             t.cubic[fraction(q)] * UnsafeRawPointer(points + index(q)).loadUnaligned(as: SIMD4<Float>.self)
         }
         return laneSums(product(q0), product(q1), product(q2), product(q3))
+    }
+}
+
+/// The cubic kernel for 16-bit points, computed in integers: 16-bit points times 16-bit
+/// coefficients in units of 2⁻¹⁵ (``InterpolationTables/cubicWords``), summed exactly in 32 bits
+/// (at most 1.25 · 2³⁰: no overflow).
+///
+/// A window of four 16-bit points is one 8-byte load, and the products of two frames' windows
+/// and coefficient rows are summed pairwise by one multiply-add instruction (`pmaddwd` on x86,
+/// `smull`/`smlal` pairs on ARM), so four frames need no float widening and no transposes:
+/// about 40 instructions against 85 for the float kernel. Integer sums are exact in any order,
+/// so every path gives the same bits. The rounded coefficients move the output by −90 dB on
+/// full-scale noise and −128 dB on a 1 kHz sine (see ``InterpolationTables/fixedPointRow(_:)``):
+/// far below the error of the 256-step fraction the float kernel shares with FluidSynth
+/// (about −76 dB on that sine).
+///
+/// Only for ``Int16Samples``: with 24-bit points it would read the high words alone.
+enum WordCubicKernel: InterpolationKernel {
+    static var left: Int { 1 }
+    static var right: Int { 2 }
+    static var scale: Float { 1.0 / 32768.0 }
+
+    /// Two frames: the products of the four points at `w0` with the four coefficients at `c0`,
+    /// summed pairwise into lanes 0 and 1, and those of `w1` and `c1` into lanes 2 and 3.
+    @inline(__always)
+    static func pairProducts(_ w0: UnsafeRawPointer, _ c0: UnsafeRawPointer,
+                             _ w1: UnsafeRawPointer, _ c1: UnsafeRawPointer) -> SIMD4<Int32> {
+        #if arch(x86_64)
+        // Spelled with the intrinsics: from the generic form below, LLVM splits the points into
+        // even and odd lanes first and re-interleaves them for pmaddwd (three times the code).
+        @inline(__always) func load(_ p: UnsafeRawPointer) -> __m128i {
+            _mm_loadl_epi64(p.assumingMemoryBound(to: __m128i.self))
+        }
+        let m = _mm_madd_epi16(_mm_unpacklo_epi64(load(w0), load(w1)), _mm_unpacklo_epi64(load(c0), load(c1)))
+        return unsafeBitCast(m, to: SIMD4<Int32>.self)
+        #else
+        let w = SIMD8(lowHalf: w0.loadUnaligned(as: SIMD4<Int16>.self), highHalf: w1.loadUnaligned(as: SIMD4<Int16>.self))
+        let c = SIMD8(lowHalf: c0.loadUnaligned(as: SIMD4<Int16>.self), highHalf: c1.loadUnaligned(as: SIMD4<Int16>.self))
+        let p = SIMD8<Int32>(truncatingIfNeeded: w) &* SIMD8<Int32>(truncatingIfNeeded: c)
+        return p.evenHalf &+ p.oddHalf
+        #endif
+    }
+
+    /// Where frame `idx`'s window starts.
+    @inline(__always)
+    static func window<S: SampleSource>(_ d: S, _ idx: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(d.words + (idx &- 1))
+    }
+
+    @inline(__always)
+    static func row(_ t: InterpolationTables, _ frac: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(t.cubicWords + frac)
+    }
+
+    @inline(__always)
+    static func sum(_ w: UnsafeRawPointer, _ c: UnsafeRawPointer) -> Float {
+        let p = pairProducts(w, c, w, c)
+        return Float(p[0] &+ p[1])
+    }
+
+    @inline(__always)
+    static func interpolate<S: SampleSource>(_ d: S, _ idx: Int, _ frac: Int, _ t: InterpolationTables) -> Float {
+        sum(window(d, idx), row(t, frac))
+    }
+    @inline(__always)
+    static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
+                                _ t: InterpolationTables) -> Float {
+        // The points are 16-bit values as floats: converting back is exact.
+        let s = SIMD4<Float>(o.point(d, idx - 1), o.point(d, idx), o.point(d, idx + 1), o.point(d, idx + 2))
+        var w = SIMD4<Int16>(truncatingIfNeeded: SIMD4<Int32>(s))
+        return withUnsafeBytes(of: &w) { sum($0.baseAddress!, row(t, frac)) }
+    }
+
+    @inline(__always)
+    static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                           _ out: UnsafeMutablePointer<Float>,
+                                           _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                           _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
+        var p = ph
+        var k = 0
+        var frameIndex = Float(gi) + SIMD4<Float>(0, 1, 2, 3)
+        while k + 4 <= run {
+            let p1 = p &+ inc, p2 = p1 &+ inc, p3 = p2 &+ inc
+            let m01 = pairProducts(window(d, index(p)), row(t, fraction(p)), window(d, index(p1)), row(t, fraction(p1)))
+            let m23 = pairProducts(window(d, index(p2)), row(t, fraction(p2)), window(d, index(p3)), row(t, fraction(p3)))
+            let sums = SIMD4(m01[0], m01[2], m23[0], m23[2]) &+ SIMD4(m01[1], m01[3], m23[1], m23[3])
+            let gains = gStart + gStep * frameIndex
+            UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(sums) * gains, as: SIMD4<Float>.self)
+            frameIndex += 4
+            p = p3 &+ inc
+            k += 4
+        }
+        ph = p
+        gi += k
+        renderOneByOne(d, t, out + k, run - k, &ph, inc, gStart, gStep, &gi)
     }
 }
 

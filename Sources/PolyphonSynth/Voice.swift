@@ -303,7 +303,7 @@ struct Voice {
             let src = Int16Samples(words: words)
             switch interpolation {
             case .linear: produced = osc.render(LinearKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
-            case .cubic: produced = osc.render(CubicKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
+            case .cubic: produced = osc.render(WordCubicKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
             case .sinc: produced = osc.render(SincKernel.self, data: src, tables: tables, scratch: scratch, out: out, count: n, ramp: &g)
             }
         }
