@@ -312,6 +312,11 @@ public final class Synthesizer {
     /// it lands on its frame; `deliver(offset, count)` copies each chunk out of the buses.
     @inline(__always)
     private func renderChunks(_ frameCount: Int, _ deliver: (Int, Int) -> Void) {
+        DenormalMode.flushingToZero { renderChunksFlushingDenormals(frameCount, deliver) }
+    }
+
+    @inline(__always)
+    private func renderChunksFlushingDenormals(_ frameCount: Int, _ deliver: (Int, Int) -> Void) {
         var done = 0
         while done < frameCount {
             dispatchDueEvents()

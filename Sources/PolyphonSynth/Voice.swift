@@ -405,8 +405,10 @@ struct Voice {
         }
 
         if filterActive {
-            // Every control point flushes the filter's denormals; a changed cutoff glides over
-            // the period (the first one sets the filter at once).
+            // A changed cutoff glides over the period (the first one sets the filter at once).
+            // Where denormals are not flushed by the hardware mode, every control point also
+            // flushes the filter's state (see ``DenormalMode``); otherwise a point with nothing
+            // to change leaves no event, so the filter batch's spans stay long.
             var event = FilterEvent(offset: offset, kind: .flush)
             let fc = filterCutoffCents + modLfo * modLfoToFilter + modEnv * modEnvToFilter
             if fc != lastFilterCents || !filter.isPrimed {
@@ -417,8 +419,10 @@ struct Voice {
                     event = FilterEvent(offset: offset, kind: primed ? .glide : .snap, frames: period, target: target)
                 }
             }
-            events[eventCount] = event
-            eventCount += 1
+            if event.kind != .flush || DenormalMode.explicitFilterFlush {
+                events[eventCount] = event
+                eventCount += 1
+            }
         }
 
         // Gain at the end of the period, reached by a linear ramp.
