@@ -9,8 +9,9 @@ import Foundation
 /// modulating the cutoff).
 ///
 /// An IIR filter run one voice at a time is bound by the latency of its recursion, not by
-/// arithmetic, so the synthesizer filters four voices at once, one per SIMD lane
-/// (``process(_:count:)``). Each lane does exactly the arithmetic a lone voice would, so a voice's
+/// arithmetic, so the synthesizer filters eight voices at once, one per SIMD lane
+/// (``process(_:count:)``): two independent four-lane recursions, so even four lanes' latency
+/// is hidden. Each lane does exactly the arithmetic a lone voice would, so a voice's
 /// output never depends on which voices share its batch, and the glide is applied at the frames
 /// the voice's own control points name (``FilterEvent``), so it never depends on how render
 /// calls are sliced either.
@@ -85,15 +86,15 @@ struct LowPassFilter {
         }
     }
 
+    /// Filter state and coefficients of a batch's lanes, one lane per voice.
+    typealias Lanes = SIMD8<Float>
+
     @inline(__always)
-    static func run(_ p0: UnsafeMutablePointer<Float>, _ p1: UnsafeMutablePointer<Float>,
-                    _ p2: UnsafeMutablePointer<Float>, _ p3: UnsafeMutablePointer<Float>, _ n: Int,
-                    _ a1: inout SIMD4<Float>, _ a2: inout SIMD4<Float>,
-                    _ b02: inout SIMD4<Float>, _ h1: inout SIMD4<Float>, _ h2: inout SIMD4<Float>,
-                    _ d1: SIMD4<Float>, _ d2: SIMD4<Float>, _ db02: SIMD4<Float>,
-                    gliding: Bool) -> SIMD4<Float> {
+    static func run(_ p: UnsafePointer<UnsafeMutablePointer<Float>>, _ frame: Int, _ n: Int,
+                    _ a1: inout Lanes, _ a2: inout Lanes, _ b02: inout Lanes, _ h1: inout Lanes, _ h2: inout Lanes,
+                    _ d1: Lanes, _ d2: Lanes, _ db02: Lanes, gliding: Bool) -> Lanes {
         var ca1 = a1, ca2 = a2, cb02 = b02, s1 = h1, s2 = h2
-        @inline(__always) func step(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        @inline(__always) func step(_ x: Lanes) -> Lanes {
             if gliding {
                 // Lanes not gliding add zero, which leaves their coefficients exact.
                 ca1 += d1; ca2 += d2; cb02 += db02
@@ -106,48 +107,62 @@ struct LowPassFilter {
             s1 = c
             return y
         }
+        let p0 = p[0] + frame, p1 = p[1] + frame, p2 = p[2] + frame, p3 = p[3] + frame
+        let p4 = p[4] + frame, p5 = p[5] + frame, p6 = p[6] + frame, p7 = p[7] + frame
+        @inline(__always) func load(_ q: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD4<Float> {
+            UnsafeRawPointer(q + i).loadUnaligned(as: SIMD4<Float>.self)
+        }
+        @inline(__always) func store(_ v: SIMD4<Float>, _ q: UnsafeMutablePointer<Float>, _ i: Int) {
+            UnsafeMutableRawPointer(q + i).storeBytes(of: v, as: SIMD4<Float>.self)
+        }
         var i = 0
         // Each lane's outputs summed: finite exactly when every output is (see `process`).
         // Giving the outputs this second use also keeps the compiler from re-deriving them in
         // the transposed layout from c, h1, h2 and b02, which costs twice the shuffles.
-        var sum = SIMD4<Float>.zero
+        var sum = Lanes.zero
         // Four frames at a time: one vector load per voice, transposed to one vector per frame
-        // and back, so the outputs never leave vector registers lane by lane.
+        // and back, so the outputs never leave vector registers lane by lane. The two halves
+        // of the lanes are independent recursions, so one half's multiply and add latency
+        // overlaps the other's.
         while i + 4 <= n {
-            let r0 = UnsafeRawPointer(p0 + i).loadUnaligned(as: SIMD4<Float>.self)
-            let r1 = UnsafeRawPointer(p1 + i).loadUnaligned(as: SIMD4<Float>.self)
-            let r2 = UnsafeRawPointer(p2 + i).loadUnaligned(as: SIMD4<Float>.self)
-            let r3 = UnsafeRawPointer(p3 + i).loadUnaligned(as: SIMD4<Float>.self)
-            let (x0, x1, x2, x3) = transpose(r0, r1, r2, r3)
-            let y0 = step(x0), y1 = step(x1), y2 = step(x2), y3 = step(x3)
+            let (x0, x1, x2, x3) = transpose(load(p0, i), load(p1, i), load(p2, i), load(p3, i))
+            let (z0, z1, z2, z3) = transpose(load(p4, i), load(p5, i), load(p6, i), load(p7, i))
+            let y0 = step(Lanes(lowHalf: x0, highHalf: z0)), y1 = step(Lanes(lowHalf: x1, highHalf: z1))
+            let y2 = step(Lanes(lowHalf: x2, highHalf: z2)), y3 = step(Lanes(lowHalf: x3, highHalf: z3))
             sum += (y0 + y1) + (y2 + y3)
-            let (o0, o1, o2, o3) = transpose(y0, y1, y2, y3)
-            UnsafeMutableRawPointer(p0 + i).storeBytes(of: o0, as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(p1 + i).storeBytes(of: o1, as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(p2 + i).storeBytes(of: o2, as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(p3 + i).storeBytes(of: o3, as: SIMD4<Float>.self)
+            let (o0, o1, o2, o3) = transpose(y0.lowHalf, y1.lowHalf, y2.lowHalf, y3.lowHalf)
+            store(o0, p0, i); store(o1, p1, i); store(o2, p2, i); store(o3, p3, i)
+            let (o4, o5, o6, o7) = transpose(y0.highHalf, y1.highHalf, y2.highHalf, y3.highHalf)
+            store(o4, p4, i); store(o5, p5, i); store(o6, p6, i); store(o7, p7, i)
             i += 4
         }
         while i < n {
-            let y = step(SIMD4(p0[i], p1[i], p2[i], p3[i]))
+            let y = step(Lanes(p0[i], p1[i], p2[i], p3[i], p4[i], p5[i], p6[i], p7[i]))
             sum += y
             p0[i] = y[0]; p1[i] = y[1]; p2[i] = y[2]; p3[i] = y[3]
+            p4[i] = y[4]; p5[i] = y[5]; p6[i] = y[6]; p7[i] = y[7]
             i += 1
         }
         a1 = ca1; a2 = ca2; b02 = cb02; h1 = s1; h2 = s2
         return sum
     }
 
-    /// Filters up to four voices in place over `count` frames, one per lane, applying each
-    /// lane's events at their frames. Unused lanes point at a spare filter and a spare buffer.
+    /// Filters up to ``FilterBatch/lanes`` voices in place over `count` frames, one per lane,
+    /// applying each lane's events at their frames. Unused lanes point at a spare filter and a
+    /// spare buffer.
     static func process(_ batch: FilterBatch, count: Int) {
         let f = batch.filters, buf = batch.buffers
-        var next = SIMD4<Int>(repeating: 0)  // index of each lane's next event
+        let lanes = FilterBatch.lanes
+        var next = SIMD8<Int>(repeating: 0)  // index of each lane's next event
         var frame = 0
+        @inline(__always) func gather(_ value: (UnsafeMutablePointer<LowPassFilter>) -> Float) -> Lanes {
+            Lanes(value(f[0]), value(f[1]), value(f[2]), value(f[3]), value(f[4]), value(f[5]), value(f[6]), value(f[7]))
+        }
         while frame < count {
             // Lane events and glide ends due now, then the span until the next one.
             var end = count
-            for l in 0..<4 {
+            var gliding = false
+            for l in 0..<lanes {
                 let events = batch.events[l], eventCount = batch.eventCounts[l]
                 while next[l] < eventCount && Int(events[next[l]].offset) <= frame {
                     f[l].pointee.apply(events[next[l]])
@@ -155,35 +170,27 @@ struct LowPassFilter {
                 }
                 if next[l] < eventCount { end = min(end, Int(events[next[l]].offset)) }
                 let g = f[l].pointee.glideRemaining
-                if g > 0 { end = min(end, frame + g) }
+                if g > 0 {
+                    end = min(end, frame + g)
+                    gliding = true
+                }
             }
             let n = end - frame
-            var a1 = SIMD4(f[0].pointee.coefficients[0], f[1].pointee.coefficients[0],
-                           f[2].pointee.coefficients[0], f[3].pointee.coefficients[0])
-            var a2 = SIMD4(f[0].pointee.coefficients[1], f[1].pointee.coefficients[1],
-                           f[2].pointee.coefficients[1], f[3].pointee.coefficients[1])
-            var b02 = SIMD4(f[0].pointee.coefficients[3], f[1].pointee.coefficients[3],
-                            f[2].pointee.coefficients[3], f[3].pointee.coefficients[3])
-            var h1 = SIMD4(f[0].pointee.hist1, f[1].pointee.hist1, f[2].pointee.hist1, f[3].pointee.hist1)
-            var h2 = SIMD4(f[0].pointee.hist2, f[1].pointee.hist2, f[2].pointee.hist2, f[3].pointee.hist2)
-            let p0 = buf[0] + frame, p1 = buf[1] + frame, p2 = buf[2] + frame, p3 = buf[3] + frame
-            let gliding = f[0].pointee.glideRemaining > 0 || f[1].pointee.glideRemaining > 0
-                || f[2].pointee.glideRemaining > 0 || f[3].pointee.glideRemaining > 0
-            let d1: SIMD4<Float>, d2: SIMD4<Float>, db02: SIMD4<Float>
+            var a1 = gather { $0.pointee.coefficients[0] }, a2 = gather { $0.pointee.coefficients[1] }
+            var b02 = gather { $0.pointee.coefficients[3] }
+            var h1 = gather { $0.pointee.hist1 }, h2 = gather { $0.pointee.hist2 }
+            let d1: Lanes, d2: Lanes, db02: Lanes
             if gliding {
-                d1 = SIMD4(f[0].pointee.increments[0], f[1].pointee.increments[0],
-                           f[2].pointee.increments[0], f[3].pointee.increments[0])
-                d2 = SIMD4(f[0].pointee.increments[1], f[1].pointee.increments[1],
-                           f[2].pointee.increments[1], f[3].pointee.increments[1])
-                db02 = SIMD4(f[0].pointee.increments[3], f[1].pointee.increments[3],
-                             f[2].pointee.increments[3], f[3].pointee.increments[3])
+                d1 = gather { $0.pointee.increments[0] }
+                d2 = gather { $0.pointee.increments[1] }
+                db02 = gather { $0.pointee.increments[3] }
             } else {
                 d1 = .zero; d2 = .zero; db02 = .zero
             }
             let sum = gliding
-                ? Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: true)
-                : Self.run(p0, p1, p2, p3, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: false)
-            for l in 0..<4 {
+                ? Self.run(buf, frame, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: true)
+                : Self.run(buf, frame, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: false)
+            for l in 0..<lanes {
                 let lane = f[l]
                 if !sum[l].isFinite {
                     // A NaN or infinity would stay in the recursion for good and poison the mix:
@@ -239,8 +246,12 @@ struct FilterEvent {
     }
 }
 
-/// Four voices' filters, buffers and events for one ``LowPassFilter/process(_:count:)`` call.
+/// The voices' filters, buffers and events for one ``LowPassFilter/process(_:count:)`` call:
+/// ``lanes`` of each.
 struct FilterBatch {
+    /// Voices filtered together, one per SIMD lane (two 4-lane halves on SSE and NEON).
+    static let lanes = 8
+
     var filters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
     var buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var events: UnsafeMutablePointer<UnsafePointer<FilterEvent>>

@@ -1,5 +1,5 @@
 /// Renders the active voices of one chunk in three passes over windows of voices: each voice's
-/// dry signal into its own buffer, the resonant filters four voices at a time (one per SIMD lane,
+/// dry signal into its own buffer, the resonant filters eight voices at a time (one per SIMD lane,
 /// which hides the filter recursion's latency), then the mix in voice-pool order.
 ///
 /// Mixing in pool order keeps every output sample's sum in the same order however render calls
@@ -16,7 +16,7 @@ final class VoiceBatch {
     private let buffers: UnsafeMutablePointer<Float>
     private let events: UnsafeMutablePointer<FilterEvent>
     private let eventCounts: UnsafeMutablePointer<Int>
-    // The four lanes of a filter batch; unused lanes point at the spares.
+    // The lanes of a filter batch; unused lanes point at the spares.
     private let laneFilters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
     private let laneBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     private let laneEvents: UnsafeMutablePointer<UnsafePointer<FilterEvent>>
@@ -43,14 +43,14 @@ final class VoiceBatch {
         spareFilter.initialize(to: LowPassFilter())
         spareBuffer = .allocate(capacity: chunkFrames)
         spareBuffer.initialize(repeating: 0, count: chunkFrames)
-        laneFilters = .allocate(capacity: 4)
-        laneFilters.initialize(repeating: spareFilter, count: 4)
-        laneBuffers = .allocate(capacity: 4)
-        laneBuffers.initialize(repeating: spareBuffer, count: 4)
-        laneEvents = .allocate(capacity: 4)
-        laneEvents.initialize(repeating: UnsafePointer(events), count: 4)
-        laneEventCounts = .allocate(capacity: 4)
-        laneEventCounts.initialize(repeating: 0, count: 4)
+        laneFilters = .allocate(capacity: FilterBatch.lanes)
+        laneFilters.initialize(repeating: spareFilter, count: FilterBatch.lanes)
+        laneBuffers = .allocate(capacity: FilterBatch.lanes)
+        laneBuffers.initialize(repeating: spareBuffer, count: FilterBatch.lanes)
+        laneEvents = .allocate(capacity: FilterBatch.lanes)
+        laneEvents.initialize(repeating: UnsafePointer(events), count: FilterBatch.lanes)
+        laneEventCounts = .allocate(capacity: FilterBatch.lanes)
+        laneEventCounts.initialize(repeating: 0, count: FilterBatch.lanes)
         filterOffset = MemoryLayout<Voice>.offset(of: \Voice.filter)!
         scratch = .allocate(capacity: Oscillator.scratchPoints)
         scratch.initialize(repeating: 0, count: Oscillator.scratchPoints)
@@ -116,13 +116,13 @@ final class VoiceBatch {
             laneEvents[lanes] = UnsafePointer(voiceEvents)
             laneEventCounts[lanes] = eventCounts[k]
             lanes += 1
-            if lanes == 4 {
+            if lanes == FilterBatch.lanes {
                 runFilters(count)
                 lanes = 0
             }
         }
         if lanes > 0 {
-            for l in lanes..<4 {
+            for l in lanes..<FilterBatch.lanes {
                 laneFilters[l] = spareFilter
                 laneBuffers[l] = spareBuffer
                 laneEventCounts[l] = 0

@@ -106,32 +106,33 @@ struct FilterAndPanTests {
     }
 
     /// A non-finite value reaching a filter lane silences that voice's span and restarts its
-    /// filter; the other three lanes of the batch are untouched (bit for bit).
+    /// filter; the batch's other lanes are untouched (bit for bit).
     @Test func aNaNInOneFilterLaneIsContained() throws {
         let frames = 256
+        let lanes = FilterBatch.lanes
         let table = CutoffTable.make(sampleRate: 44100)
         defer { table.deallocate() }
         func run(poisonLane: Int?) -> (outputs: [[Float]], histories: [Float]) {
-            let filters = UnsafeMutablePointer<LowPassFilter>.allocate(capacity: 4)
-            filters.initialize(repeating: LowPassFilter(), count: 4)
-            let buffers = (0..<4).map { lane -> UnsafeMutablePointer<Float> in
+            let filters = UnsafeMutablePointer<LowPassFilter>.allocate(capacity: lanes)
+            filters.initialize(repeating: LowPassFilter(), count: lanes)
+            let buffers = (0..<lanes).map { lane -> UnsafeMutablePointer<Float> in
                 let b = UnsafeMutablePointer<Float>.allocate(capacity: frames)
                 for i in 0..<frames { b[i] = sinf(Float(i * (lane + 1)) * 0.05) }
                 return b
             }
             if let poisonLane { buffers[poisonLane][100] = .nan }
             var events: [FilterEvent] = []
-            for lane in 0..<4 {
+            for lane in 0..<lanes {
                 let target = filters[lane].coefficients(cutoffCents: 7000 + 500 * Float(lane), qCentibels: 100, table: table)!
                 events.append(FilterEvent(offset: 0, kind: .snap, target: target))
             }
-            let filterPointers = UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>.allocate(capacity: 4)
-            let bufferPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 4)
-            let eventPointers = UnsafeMutablePointer<UnsafePointer<FilterEvent>>.allocate(capacity: 4)
-            let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 4)
-            let eventStore = UnsafeMutablePointer<FilterEvent>.allocate(capacity: 4)
-            eventStore.initialize(from: events, count: 4)
-            for lane in 0..<4 {
+            let filterPointers = UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>.allocate(capacity: lanes)
+            let bufferPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: lanes)
+            let eventPointers = UnsafeMutablePointer<UnsafePointer<FilterEvent>>.allocate(capacity: lanes)
+            let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: lanes)
+            let eventStore = UnsafeMutablePointer<FilterEvent>.allocate(capacity: lanes)
+            eventStore.initialize(from: events, count: lanes)
+            for lane in 0..<lanes {
                 filterPointers[lane] = filters + lane
                 bufferPointers[lane] = buffers[lane]
                 eventPointers[lane] = UnsafePointer(eventStore + lane)
@@ -140,7 +141,7 @@ struct FilterAndPanTests {
             LowPassFilter.process(FilterBatch(filters: filterPointers, buffers: bufferPointers,
                                               events: eventPointers, eventCounts: eventCounts), count: frames)
             let outputs = buffers.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
-            let histories = (0..<4).flatMap { [filters[$0].hist1, filters[$0].hist2] }
+            let histories = (0..<lanes).flatMap { [filters[$0].hist1, filters[$0].hist2] }
             buffers.forEach { $0.deallocate() }
             filters.deallocate(); filterPointers.deallocate(); bufferPointers.deallocate()
             eventPointers.deallocate(); eventCounts.deallocate(); eventStore.deallocate()
@@ -148,7 +149,7 @@ struct FilterAndPanTests {
         }
         let clean = run(poisonLane: nil)
         let poisoned = run(poisonLane: 2)
-        for lane in [0, 1, 3] {
+        for lane in 0..<FilterBatch.lanes where lane != 2 {
             #expect(poisoned.outputs[lane].map(\.bitPattern) == clean.outputs[lane].map(\.bitPattern))
         }
         #expect(clean.outputs[2].allSatisfy { $0.isFinite } && Measure.rms(clean.outputs[2][...]) > 0.1)
