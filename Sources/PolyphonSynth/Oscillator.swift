@@ -362,15 +362,19 @@ enum WordCubicKernel: InterpolationKernel {
         var p = ph
         var k = 0
         var frameIndex = Float(gi) + SIMD4<Float>(0, 1, 2, 3)
+        let inc2 = inc &* 2
         while k + 4 <= run {
-            let p1 = p &+ inc, p2 = p1 &+ inc, p3 = p2 &+ inc
-            let m01 = pairProducts(window(d, index(p)), row(t, fraction(p)), window(d, index(p1)), row(t, fraction(p1)))
-            let m23 = pairProducts(window(d, index(p2)), row(t, fraction(p2)), window(d, index(p3)), row(t, fraction(p3)))
+            // Two phases live at a time (p, q), stepped by 2·inc: fewer registers than four.
+            var q = p &+ inc
+            let m01 = pairProducts(window(d, index(p)), row(t, fraction(p)), window(d, index(q)), row(t, fraction(q)))
+            p = p &+ inc2
+            q = q &+ inc2
+            let m23 = pairProducts(window(d, index(p)), row(t, fraction(p)), window(d, index(q)), row(t, fraction(q)))
             let sums = SIMD4(m01[0], m01[2], m23[0], m23[2]) &+ SIMD4(m01[1], m01[3], m23[1], m23[3])
             let gains = gStart + gStep * frameIndex
             UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(sums) * gains, as: SIMD4<Float>.self)
             frameIndex += 4
-            p = p3 &+ inc
+            p = p &+ inc2
             k += 4
         }
         ph = p
