@@ -10,8 +10,8 @@ import Foundation
 ///
 /// An IIR filter run one voice at a time is bound by the latency of its recursion, not by
 /// arithmetic, so the synthesizer filters eight voices at once, one per SIMD lane
-/// (``process(_:count:)``): two independent four-lane recursions, so even four lanes' latency
-/// is hidden. Each lane does exactly the arithmetic a lone voice would, so a voice's
+/// (``process(_:count:)``): two independent four-lane recursions, whose multiply and subtract
+/// latencies overlap. Each lane does exactly the arithmetic a lone voice would, so a voice's
 /// output never depends on which voices share its batch, and the glide is applied at the frames
 /// the voice's own control points name (``FilterEvent``), so it never depends on how render
 /// calls are sliced either.

@@ -257,6 +257,8 @@ enum LinearKernel: InterpolationKernel {
     }
 }
 
+/// FluidSynth's 4-point cubic in floats: the kernel for 24-bit points (16-bit points use
+/// ``WordCubicKernel``, the same kernel in integers).
 enum CubicKernel: WidenedKernel {
     static var left: Int { 1 }
     static var right: Int { 2 }
@@ -348,9 +350,10 @@ enum WordCubicKernel: InterpolationKernel {
     @inline(__always)
     static func interpolateSlow<S: SampleSource>(_ o: Oscillator, _ d: S, _ idx: Int, _ frac: Int,
                                 _ t: InterpolationTables) -> Float {
-        // The points are 16-bit values as floats: converting back is exact.
-        let s = SIMD4<Float>(o.point(d, idx - 1), o.point(d, idx), o.point(d, idx + 1), o.point(d, idx + 2))
-        var w = SIMD4<Int16>(truncatingIfNeeded: SIMD4<Int32>(s))
+        // The points are 16-bit values as floats: converting back is exact. (Scalar conversions:
+        // the vector one is a generic, unspecialised call per lane.)
+        var w = SIMD4<Int16>(Int16(o.point(d, idx - 1)), Int16(o.point(d, idx)),
+                             Int16(o.point(d, idx + 1)), Int16(o.point(d, idx + 2)))
         return withUnsafeBytes(of: &w) { sum($0.baseAddress!, row(t, frac)) }
     }
 
