@@ -311,19 +311,27 @@ enum WordCubicKernel: InterpolationKernel {
     static func pairProducts(_ w0: UnsafeRawPointer, _ c0: UnsafeRawPointer,
                              _ w1: UnsafeRawPointer, _ c1: UnsafeRawPointer) -> SIMD4<Int32> {
         #if arch(x86_64)
-        // Spelled with the intrinsics: from the generic form below, LLVM splits the points into
-        // even and odd lanes first and re-interleaves them for pmaddwd (three times the code).
+        // Spelled with the intrinsics: from the portable form, LLVM splits the points into even
+        // and odd lanes first and re-interleaves them for pmaddwd (three times the code).
         @inline(__always) func load(_ p: UnsafeRawPointer) -> __m128i {
             _mm_loadl_epi64(p.assumingMemoryBound(to: __m128i.self))
         }
         let m = _mm_madd_epi16(_mm_unpacklo_epi64(load(w0), load(w1)), _mm_unpacklo_epi64(load(c0), load(c1)))
         return unsafeBitCast(m, to: SIMD4<Int32>.self)
         #else
+        return portablePairProducts(w0, c0, w1, c1)
+        #endif
+    }
+
+    /// ``pairProducts`` in plain SIMD arithmetic: what other architectures run (compiled
+    /// everywhere, so the tests compare it with the x86 form).
+    @inline(__always)
+    static func portablePairProducts(_ w0: UnsafeRawPointer, _ c0: UnsafeRawPointer,
+                                     _ w1: UnsafeRawPointer, _ c1: UnsafeRawPointer) -> SIMD4<Int32> {
         let w = SIMD8(lowHalf: w0.loadUnaligned(as: SIMD4<Int16>.self), highHalf: w1.loadUnaligned(as: SIMD4<Int16>.self))
         let c = SIMD8(lowHalf: c0.loadUnaligned(as: SIMD4<Int16>.self), highHalf: c1.loadUnaligned(as: SIMD4<Int16>.self))
         let p = SIMD8<Int32>(truncatingIfNeeded: w) &* SIMD8<Int32>(truncatingIfNeeded: c)
         return p.evenHalf &+ p.oddHalf
-        #endif
     }
 
     /// Where frame `idx`'s window starts.

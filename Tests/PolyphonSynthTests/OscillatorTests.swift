@@ -87,4 +87,32 @@ struct OscillatorTests {
             #expect(Int(r[0]) + Int(r[1]) + Int(r[2]) + Int(r[3]) == 32768)
         }
     }
+
+    /// The multiply-add of two frames (the x86 intrinsic form where it runs) equals the portable
+    /// SIMD form other architectures use, and the exact products, including the extremes of
+    /// 16-bit points against the largest coefficients.
+    @Test func pairProductsMatchThePortableFormAndExactSums() {
+        var rng = SeededRandom(seed: 5)
+        var words = (0..<64).map { _ in Int16(truncatingIfNeeded: rng.next()) }
+        words += [-32768, -32768, -32768, -32768, 32767, 32767, 32767, 32767]
+        let rows = InterpolationTables.shared.cubicWords
+        words.withUnsafeBufferPointer { w in
+            for i in stride(from: 0, to: words.count - 4, by: 3) {
+                for f in [0, 1, 77, 128, 200, 255] {
+                    let w0 = UnsafeRawPointer(w.baseAddress! + i), w1 = UnsafeRawPointer(w.baseAddress! + (words.count - 4 - i))
+                    let c0 = UnsafeRawPointer(rows + f), c1 = UnsafeRawPointer(rows + (255 - f))
+                    let fast = WordCubicKernel.pairProducts(w0, c0, w1, c1)
+                    let portable = WordCubicKernel.portablePairProducts(w0, c0, w1, c1)
+                    #expect(fast == portable)
+                    func exact(_ wp: UnsafeRawPointer, _ cp: UnsafeRawPointer, _ j: Int) -> Int {
+                        let a = wp.loadUnaligned(as: SIMD4<Int16>.self), b = cp.loadUnaligned(as: SIMD4<Int16>.self)
+                        return Int(a[j]) * Int(b[j]) + Int(a[j + 1]) * Int(b[j + 1])
+                    }
+                    let got: [Int] = [Int(fast[0]), Int(fast[1]), Int(fast[2]), Int(fast[3])]
+                    let expected: [Int] = [exact(w0, c0, 0), exact(w0, c0, 2), exact(w1, c1, 0), exact(w1, c1, 2)]
+                    #expect(got == expected)
+                }
+            }
+        }
+    }
 }
