@@ -374,7 +374,9 @@ enum WordCubicKernel: InterpolationKernel {
         var k = 0
         var frameIndex = Float(gi) + SIMD4<Float>(0, 1, 2, 3)
         let inc2 = inc &* 2
-        while k + 4 <= run {
+        // Wrapping counters: the checked forms cost three instructions per group of four frames.
+        let groups = run &>> 2
+        while k < groups &<< 2 {
             // Two phases live at a time (p, q), stepped by 2·inc: fewer registers than four.
             var q = p &+ inc
             let m01 = pairProducts(window(d, index(p)), row(t, fraction(p)), window(d, index(q)), row(t, fraction(q)))
@@ -386,7 +388,7 @@ enum WordCubicKernel: InterpolationKernel {
             UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(sums) * gains, as: SIMD4<Float>.self)
             frameIndex += 4
             p = p &+ inc2
-            k += 4
+            k &+= 4
         }
         ph = p
         gi += k
