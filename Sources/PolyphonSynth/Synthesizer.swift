@@ -351,11 +351,11 @@ public final class Synthesizer {
         if buses.count == 1 {
             let target = buses[0].target
             voiceBatch.render(voices: voices, voiceCount: voiceLimit, count: n, interpolation: interp,
-                              tables: tables) { _ in target }
+                              tables: tables, sharedTarget: target) { _ in target }
         } else {
             let voices = self.voices, buses = self.buses
             voiceBatch.render(voices: voices, voiceCount: voiceLimit, count: n, interpolation: interp,
-                              tables: tables) { buses[min(voices[$0].bus, buses.count - 1)].target }
+                              tables: tables, sharedTarget: nil) { buses[min(voices[$0].bus, buses.count - 1)].target }
         }
         while voiceLimit > 0 && !voices[voiceLimit - 1].isActive { voiceLimit -= 1 }
         // Effects run on every bus or on none: skipped while nothing is sent anywhere and every

@@ -322,6 +322,16 @@ struct Voice {
             l[i] += v * pl
             r[i] += v * pr
         }
+        mixSends(s, n, t)
+    }
+
+    /// The constant-power pan gains the dry signal is mixed with.
+    var panGains: SIMD2<Float> { SIMD2(panLeft, panRight) }
+
+    /// Adds `n` frames of the voice's signal into the effect sends alone (its filter batch
+    /// mixed the dry signal).
+    @inline(__always)
+    func mixSends(_ s: UnsafeMutablePointer<Float>, _ n: Int, _ t: MixTarget) {
         if reverbSend > 0, let bus = t.reverb {
             let b = bus, k = reverbSend
             for i in 0..<n { b[i] += s[i] * k }
