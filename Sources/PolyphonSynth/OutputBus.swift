@@ -39,40 +39,67 @@ final class OutputBus {
         if chorus != nil { chorusSend.update(repeating: 0, count: n) }
     }
 
-    /// The loudest send in the chunk last measured by ``measureSends(_:)``.
-    private(set) var sendLevel: Float = 0
+    /// Effect tails are judged silent only at the end of blocks of this many frames of absolute
+    /// time, so a tail stops at the same frame however render calls are sliced.
+    static let silenceGrid = 64
 
-    /// Measures this chunk's sends; returns true when the effects must run on this bus (something
-    /// is sent, or a tail is still ringing).
-    func measureSends(_ n: Int) -> Bool {
-        var input: Float = 0
-        if reverb != nil { for i in 0..<n { input = max(input, abs(reverbSend[i])) } }
-        if chorus != nil { for i in 0..<n { input = max(input, abs(chorusSend[i])) } }
-        sendLevel = input
-        return input > 0 || !effectsSilent
+    /// Something was sent, or a voice sounded on the bus, in the current grid block.
+    private var blockHadSignal = false
+    /// The loudest wet-only output in the current grid block.
+    private var blockWet: Float = 0
+
+    /// Runs the effect sends into the dry signal of `n` frames starting at absolute frame
+    /// `frame`, and tracks whether the tails have ended: once a whole grid block had no send
+    /// and no voice on the bus, and its wet output stayed below −120 dBFS, the effects are
+    /// silent — their tails are cleared and they only advance their modulation (exactly as
+    /// processing silence would) until something is sent again. Silence therefore costs next
+    /// to nothing, and the output is the same bit for bit as if the effects had run all along
+    /// (a cleared effect fed silence adds only zeros).
+    func runEffects(_ n: Int, startingAt frame: Int64) {
+        guard reverb != nil || chorus != nil else { return }
+        let grid = Self.silenceGrid
+        var done = 0
+        while done < n {
+            let position = Int((frame + Int64(done)) % Int64(grid))
+            let m = min(n - done, grid - position)
+            runEffects(from: done, count: m, endsBlock: position + m == grid)
+            done += m
+        }
     }
 
-    /// Runs the effect sends into the dry signal and tracks whether the tails have ended:
-    /// once nothing is sent, the effects are silent when the wet output falls below −120 dBFS.
-    ///
-    /// The synthesizer decides when effects run at all: not while nothing is sent anywhere
-    /// and every tail is over (so silence costs nothing), and then on every bus at once (so
-    /// per-channel units keep the same modulation phase as one shared unit would, and stems
-    /// add up to the mix).
-    func runEffects(_ n: Int) {
-        let input = sendLevel
-        guard reverb != nil || chorus != nil else { return }
-        var dry: Float = 0
-        if input == 0 { for i in 0..<n { dry = max(dry, abs(left[i]), abs(right[i])) } }
-        reverb?.process(input: reverbSend, addingTo: left, right, frameCount: n)
-        chorus?.process(input: chorusSend, addingTo: left, right, frameCount: n)
+    private func runEffects(from start: Int, count m: Int, endsBlock: Bool) {
+        let l = left + start, r = right + start
+        var input: Float = 0
+        if reverb != nil { for i in 0..<m { input = max(input, abs(reverbSend[start + i])) } }
+        if chorus != nil { for i in 0..<m { input = max(input, abs(chorusSend[start + i])) } }
+        if effectsSilent && input == 0 {
+            reverb?.advance(frameCount: m)
+            chorus?.advance(frameCount: m)
+            return
+        }
         if input > 0 {
             effectsSilent = false
-        } else if dry == 0 {
+            blockHadSignal = true
+        }
+        if !blockHadSignal {
+            var dry: Float = 0
+            for i in 0..<m { dry = max(dry, abs(l[i]), abs(r[i])) }
+            if dry > 0 { blockHadSignal = true }
+        }
+        reverb?.process(input: reverbSend + start, addingTo: l, r, frameCount: m)
+        chorus?.process(input: chorusSend + start, addingTo: l, r, frameCount: m)
+        if !blockHadSignal {
             // No voice sounds on this bus: what is in it now is the tail alone.
-            var wet: Float = 0
-            for i in 0..<n { wet = max(wet, abs(left[i]), abs(right[i])) }
-            if wet < 1e-6 { effectsSilent = true }
+            for i in 0..<m { blockWet = max(blockWet, abs(l[i]), abs(r[i])) }
+        }
+        if endsBlock {
+            if !blockHadSignal && blockWet < 1e-6 {
+                effectsSilent = true
+                reverb?.clearTail()
+                chorus?.clearTail()
+            }
+            blockHadSignal = false
+            blockWet = 0
         }
     }
 }

@@ -358,13 +358,7 @@ public final class Synthesizer {
                               tables: tables, sharedTarget: nil) { buses[min(voices[$0].bus, buses.count - 1)].target }
         }
         while voiceLimit > 0 && !voices[voiceLimit - 1].isActive { voiceLimit -= 1 }
-        // Effects run on every bus or on none: skipped while nothing is sent anywhere and every
-        // tail is over, so they start with the first send, as a single shared unit would.
-        var effectsNeeded = false
-        for b in buses where b.measureSends(n) { effectsNeeded = true }
-        if effectsNeeded {
-            for b in buses { b.runEffects(n) }
-        }
+        for b in buses { b.runEffects(n, startingAt: framesRendered) }
         if masterVolume != 1 {
             let m = masterVolume
             for b in buses {

@@ -1,16 +1,17 @@
 /// Renders the active voices of one chunk in three passes over windows of voices: each voice's
 /// dry signal into its own buffer, the resonant filters eight voices at a time (one per SIMD lane,
-/// which hides the filter recursion's latency), then the mix in voice-pool order.
+/// which hides the filter recursion's latency), then the mix.
 ///
-/// With one shared output bus, a filter batch also mixes its eight voices' dry signal at once
-/// into a bus of its own (one load and store of the bus per four frames instead of one per
-/// voice), which is added to the output after the unfiltered voices.
-///
-/// Every output sample is a sum in a fixed order however render calls are sliced: filtered
-/// voices in pool order, then unfiltered voices in pool order (whether a voice is filtered
-/// changes only with events, which start a chunk). The filter lanes are independent, so
-/// batching never changes a voice's sound. Everything is allocated up front: rendering
-/// allocates nothing.
+/// With several output buses every voice is mixed on its own, in voice-pool order. With one
+/// shared bus a filter batch mixes its eight voices' dry signal at once into a filtered bus of
+/// its own (one load and store of the bus per four frames instead of one per voice); the
+/// unfiltered voices are mixed into the output one by one, and the filtered bus is added to it
+/// last. Every output sample is then (unfiltered voices, summed in pool order) + (filtered
+/// voices, summed in pool order): a fixed order however render calls are sliced, since whether
+/// a voice is filtered changes only with events, which start a chunk. Effect sends are always
+/// mixed one voice at a time, in pool order. The filter lanes are independent, so batching
+/// never changes a voice's sound. Everything is allocated up front: rendering allocates
+/// nothing.
 final class VoiceBatch {
     /// Voices rendered per window: their buffers (window × chunk floats) stay in cache.
     static let window = 32

@@ -110,6 +110,41 @@ public final class Chorus {
         resyncCountdown = 0
     }
 
+    /// Silences the delay line and voice states but keeps the LFO running where it is.
+    /// A cleared chorus fed silence outputs silence and changes nothing but its LFO, which
+    /// ``advance(frameCount:)`` then moves exactly as processing would.
+    public func clearTail() {
+        buffer.update(repeating: 0, count: bufferMask + 1)
+        voiceState.update(repeating: 0, count: ChorusSettings.maximumVoiceCount)
+    }
+
+    /// Moves the LFO and write position on by `frameCount` frames, exactly as ``process`` would
+    /// over silence after ``clearTail()``, without producing output: what a bus runs while its
+    /// effects are silent, so output never depends on where render calls start and end.
+    public func advance(frameCount: Int) {
+        guard frameCount > 0 else { return }
+        let stepCos = self.stepCos, stepSin = self.stepSin, phaseStep = self.phaseStep
+        var phase = self.phase, c = phasorCos, s = phasorSin, resync = resyncCountdown
+        for _ in 0..<frameCount {
+            if resync == 0 {
+                c = cos(2 * Double.pi * phase)
+                s = sin(2 * Double.pi * phase)
+                resync = Self.phasorResyncInterval
+            }
+            resync -= 1
+            phase += phaseStep
+            if phase >= 1 { phase -= 1 }
+            let rotated = c * stepCos - s * stepSin
+            s = s * stepCos + c * stepSin
+            c = rotated
+        }
+        writeIndex = (writeIndex &+ frameCount) & bufferMask
+        self.phase = phase
+        phasorCos = c
+        phasorSin = s
+        resyncCountdown = resync
+    }
+
     private func updateCoefficients() {
         let s = settings.clamped
         voiceCount = s.voiceCount

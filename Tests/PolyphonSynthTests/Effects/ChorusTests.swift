@@ -155,4 +155,26 @@ import Testing
         #expect(ChorusSettings.gs(type: -1) == ChorusSettings.gs(type: 2))
         #expect(ChorusSettings.gs(type: 2) == ChorusSettings(voiceCount: 3, level: 2.0, speed: 0.4, depth: 8))
     }
+
+    /// A silent bus only advances its chorus: that must leave it exactly where processing
+    /// silence from a cleared tail would (its LFO phase, phasor and write position), or the
+    /// output would depend on when the synthesizer's buses fall silent.
+    @Test(arguments: [1, 63, 64, 1000, 4097, 30000])
+    func advancingEqualsProcessingSilenceAfterClearing(_ frames: Int) {
+        let settings = ChorusSettings(voiceCount: 3, level: 2, speed: 0.7, depth: 10)
+        let noise = EffectTestSignals.noise(3000)
+        let processed = Chorus(sampleRate: rate, settings: settings)
+        let advanced = Chorus(sampleRate: rate, settings: settings)
+        for chorus in [processed, advanced] {
+            _ = SignalAnalysis.render(chorus, input: noise, frames: 3000, blockSize: 300)
+            chorus.clearTail()
+        }
+        let silence = SignalAnalysis.render(processed, input: [], frames: frames, blockSize: 700)
+        #expect(silence.left.allSatisfy { $0 == 0 } && silence.right.allSatisfy { $0 == 0 })
+        advanced.advance(frameCount: frames)
+        let a = SignalAnalysis.render(processed, input: noise, frames: 6000, blockSize: 256)
+        let b = SignalAnalysis.render(advanced, input: noise, frames: 6000, blockSize: 256)
+        #expect(a.left == b.left && a.right == b.right)
+        #expect(SignalAnalysis.energy(a.left) > 1)
+    }
 }

@@ -173,6 +173,26 @@ import Testing
         }
         #expect(ReverbSettings.gs(type: 99) == ReverbSettings.gs(type: 4))
     }
+
+    /// A silent bus only advances its reverb: that must leave it exactly where processing
+    /// silence from a cleared tail would (modulated delays, write position), or the output
+    /// would depend on when the synthesizer's buses fall silent.
+    @Test(arguments: [1, 49, 50, 51, 1000, 4097, 30000])
+    func advancingEqualsProcessingSilenceAfterClearing(_ frames: Int) {
+        let noise = EffectTestSignals.noise(3000)
+        let processed = Reverb(sampleRate: 44100), advanced = Reverb(sampleRate: 44100)
+        for reverb in [processed, advanced] {
+            _ = SignalAnalysis.render(reverb, input: noise, frames: 3000, blockSize: 300)
+            reverb.clearTail()
+        }
+        let silence = SignalAnalysis.render(processed, input: [], frames: frames, blockSize: 700)
+        #expect(silence.left.allSatisfy { $0 == 0 } && silence.right.allSatisfy { $0 == 0 })
+        advanced.advance(frameCount: frames)
+        let a = SignalAnalysis.render(processed, input: noise, frames: 6000, blockSize: 256)
+        let b = SignalAnalysis.render(advanced, input: noise, frames: 6000, blockSize: 256)
+        #expect(a.left == b.left && a.right == b.right)
+        #expect(SignalAnalysis.energy(a.left) > 0.01)
+    }
 }
 
 /// The benchmark is a tool, not a timed test: this only checks that it runs and measures.
