@@ -38,7 +38,7 @@ public final class Chorus {
     private static let minimumDelay = 1.5
     /// Samples between exact recomputations of the LFO phasor (which otherwise rotates by a
     /// multiplication per sample and would slowly drift in amplitude).
-    private static let phasorResyncInterval = 64
+    static let phasorResyncInterval = 64
 
     private let buffer: UnsafeMutablePointer<Float>
     private let bufferMask: Int
@@ -53,11 +53,8 @@ public final class Chorus {
     /// Per voice: the all-pass interpolator's previous output.
     private let voiceState: UnsafeMutablePointer<Float>
     private var voiceCount = 0
-    /// The LFO: phase in cycles and the phasor (cos, sin) of 2π·phase, rotated each sample.
-    private var phase = 0.0
-    private var phasorCos = 1.0, phasorSin = 0.0
-    private var stepCos = 1.0, stepSin = 0.0, phaseStep = 0.0
-    private var resyncCountdown = 0
+    /// The LFO and its per-frame steps.
+    private var lfo = Oscillation()
     /// Delay sweep: delay = centre − amplitude·wave, in samples.
     private var centre = 0.0, amplitude = 0.0
     private var wet1: Float = 0, wet2: Float = 0
@@ -104,10 +101,10 @@ public final class Chorus {
         buffer.update(repeating: 0, count: bufferMask + 1)
         voiceState.update(repeating: 0, count: ChorusSettings.maximumVoiceCount)
         writeIndex = 0
-        phase = 0
-        phasorCos = 1
-        phasorSin = 0
-        resyncCountdown = 0
+        lfo.phase = 0
+        lfo.cos = 1
+        lfo.sin = 0
+        lfo.resyncCountdown = 0
     }
 
     /// Silences the delay line and voice states but keeps the LFO running where it is.
@@ -123,26 +120,42 @@ public final class Chorus {
     /// effects are silent, so output never depends on where render calls start and end.
     public func advance(frameCount: Int) {
         guard frameCount > 0 else { return }
-        let stepCos = self.stepCos, stepSin = self.stepSin, phaseStep = self.phaseStep
-        var phase = self.phase, c = phasorCos, s = phasorSin, resync = resyncCountdown
+        var lfo = self.lfo
         for _ in 0..<frameCount {
-            if resync == 0 {
-                c = cos(2 * Double.pi * phase)
-                s = sin(2 * Double.pi * phase)
-                resync = Self.phasorResyncInterval
-            }
-            resync -= 1
-            phase += phaseStep
-            if phase >= 1 { phase -= 1 }
-            let rotated = c * stepCos - s * stepSin
-            s = s * stepCos + c * stepSin
-            c = rotated
+            lfo.resynchroniseIfDue()
+            lfo.step()
         }
         writeIndex = (writeIndex &+ frameCount) & bufferMask
-        self.phase = phase
-        phasorCos = c
-        phasorSin = s
-        resyncCountdown = resync
+        self.lfo = lfo
+    }
+
+    /// The LFO as the render loops carry it: the exact phase in cycles, and a phasor (cos, sin)
+    /// of voice 0 turned by one rotation per frame and recomputed from the phase every
+    /// ``phasorResyncInterval`` frames so rounding cannot build up.
+    struct Oscillation {
+        var phase = 0.0
+        var cos = 1.0, sin = 0.0
+        var resyncCountdown = 0
+        var stepCos = 1.0, stepSin = 0.0, phaseStep = 0.0
+
+        @inline(__always)
+        mutating func resynchroniseIfDue() {
+            if resyncCountdown == 0 {
+                cos = Foundation.cos(2 * Double.pi * phase)
+                sin = Foundation.sin(2 * Double.pi * phase)
+                resyncCountdown = Chorus.phasorResyncInterval
+            }
+            resyncCountdown -= 1
+        }
+
+        @inline(__always)
+        mutating func step() {
+            phase += phaseStep
+            if phase >= 1 { phase -= 1 }
+            let rotated = cos * stepCos - sin * stepSin
+            sin = sin * stepCos + cos * stepSin
+            cos = rotated
+        }
     }
 
     private func updateCoefficients() {
@@ -164,9 +177,9 @@ public final class Chorus {
                 voiceRight[i] = i % 2 == 0 ? 0 : 1
             }
         }
-        phaseStep = s.speed / sampleRate
-        stepCos = cos(2 * Double.pi * phaseStep)
-        stepSin = sin(2 * Double.pi * phaseStep)
+        lfo.phaseStep = s.speed / sampleRate
+        lfo.stepCos = cos(2 * Double.pi * lfo.phaseStep)
+        lfo.stepSin = sin(2 * Double.pi * lfo.phaseStep)
         amplitude = s.depth / 1000 * sampleRate / 2
         centre = amplitude + Self.minimumDelay
         let wet = s.level * Self.wetScale / (1 + Self.width * Self.wetWidthScale)
@@ -197,22 +210,16 @@ public final class Chorus {
         let offsetCos = voiceCos, offsetSin = voiceSin, offsets = voiceOffset
         let wet1 = self.wet1, wet2 = self.wet2, centre = self.centre, amplitude = self.amplitude
         let isSine = settings.waveform == .sine
-        let stepCos = self.stepCos, stepSin = self.stepSin, phaseStep = self.phaseStep
-        var phase = self.phase, c = phasorCos, s = phasorSin, resync = resyncCountdown
+        var lfo = self.lfo
         var w = writeIndex
         for n in 0..<frameCount {
-            if resync == 0 {
-                c = cos(2 * Double.pi * phase)
-                s = sin(2 * Double.pi * phase)
-                resync = Self.phasorResyncInterval
-            }
-            resync -= 1
+            lfo.resynchroniseIfDue()
             buffer[w] = input[n].effectSanitized
             var sumLeft: Float = 0, sumRight: Float = 0
             for i in 0..<count {
-                let lfo = Self.wave(isSine: isSine, cos: c, sin: s, phase: phase,
-                                    offsetCos: offsetCos[i], offsetSin: offsetSin[i], offset: offsets[i])
-                let delay = centre - amplitude * lfo
+                let value = Self.wave(isSine: isSine, cos: lfo.cos, sin: lfo.sin, phase: lfo.phase,
+                                      offsetCos: offsetCos[i], offsetSin: offsetSin[i], offset: offsets[i])
+                let delay = centre - amplitude * value
                 // delay = whole + fraction with fraction in 0.5…1.5, where the all-pass
                 // (η + z⁻¹)/(1 + η·z⁻¹) has its pole well away from z = −1.
                 let whole = Int(delay - 0.5)
@@ -227,17 +234,9 @@ public final class Chorus {
             left[n] += wet1 * sumLeft + wet2 * sumRight
             right[n] += wet1 * sumRight + wet2 * sumLeft
             w = (w &+ 1) & mask
-            // Advance the LFO: exact phase in cycles, phasor by rotation.
-            phase += phaseStep
-            if phase >= 1 { phase -= 1 }
-            let rotated = c * stepCos - s * stepSin
-            s = s * stepCos + c * stepSin
-            c = rotated
+            lfo.step()
         }
         writeIndex = w
-        self.phase = phase
-        phasorCos = c
-        phasorSin = s
-        resyncCountdown = resync
+        self.lfo = lfo
     }
 }

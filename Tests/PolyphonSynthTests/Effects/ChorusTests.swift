@@ -162,18 +162,11 @@ import Testing
     @Test(arguments: [1, 63, 64, 1000, 4097, 30000])
     func advancingEqualsProcessingSilenceAfterClearing(_ frames: Int) {
         let settings = ChorusSettings(voiceCount: 3, level: 2, speed: 0.7, depth: 10)
-        let noise = EffectTestSignals.noise(3000)
-        let processed = Chorus(sampleRate: rate, settings: settings)
-        let advanced = Chorus(sampleRate: rate, settings: settings)
-        for chorus in [processed, advanced] {
-            _ = SignalAnalysis.render(chorus, input: noise, frames: 3000, blockSize: 300)
-            chorus.clearTail()
-        }
-        let silence = SignalAnalysis.render(processed, input: [], frames: frames, blockSize: 700)
+        let (silence, a, b) = SignalAnalysis.silenceThenNoise(
+            Chorus(sampleRate: rate, settings: settings), Chorus(sampleRate: rate, settings: settings), frames: frames,
+            render: { SignalAnalysis.render($0, input: $1, frames: $2, blockSize: $3) },
+            clearTail: { $0.clearTail() }, advance: { $0.advance(frameCount: $1) })
         #expect(silence.left.allSatisfy { $0 == 0 } && silence.right.allSatisfy { $0 == 0 })
-        advanced.advance(frameCount: frames)
-        let a = SignalAnalysis.render(processed, input: noise, frames: 6000, blockSize: 256)
-        let b = SignalAnalysis.render(advanced, input: noise, frames: 6000, blockSize: 256)
         #expect(a.left == b.left && a.right == b.right)
         #expect(SignalAnalysis.energy(a.left) > 1)
     }

@@ -179,17 +179,11 @@ import Testing
     /// would depend on when the synthesizer's buses fall silent.
     @Test(arguments: [1, 49, 50, 51, 1000, 4097, 30000])
     func advancingEqualsProcessingSilenceAfterClearing(_ frames: Int) {
-        let noise = EffectTestSignals.noise(3000)
-        let processed = Reverb(sampleRate: 44100), advanced = Reverb(sampleRate: 44100)
-        for reverb in [processed, advanced] {
-            _ = SignalAnalysis.render(reverb, input: noise, frames: 3000, blockSize: 300)
-            reverb.clearTail()
-        }
-        let silence = SignalAnalysis.render(processed, input: [], frames: frames, blockSize: 700)
+        let (silence, a, b) = SignalAnalysis.silenceThenNoise(
+            Reverb(sampleRate: 44100), Reverb(sampleRate: 44100), frames: frames,
+            render: { SignalAnalysis.render($0, input: $1, frames: $2, blockSize: $3) },
+            clearTail: { $0.clearTail() }, advance: { $0.advance(frameCount: $1) })
         #expect(silence.left.allSatisfy { $0 == 0 } && silence.right.allSatisfy { $0 == 0 })
-        advanced.advance(frameCount: frames)
-        let a = SignalAnalysis.render(processed, input: noise, frames: 6000, blockSize: 256)
-        let b = SignalAnalysis.render(advanced, input: noise, frames: 6000, blockSize: 256)
         #expect(a.left == b.left && a.right == b.right)
         #expect(SignalAnalysis.energy(a.left) > 0.01)
     }
