@@ -51,6 +51,19 @@ struct Oscillator {
         _ kernel: K.Type, data: S, tables: InterpolationTables, scratch: UnsafeMutablePointer<Float>,
         out: UnsafeMutablePointer<Float>, count: Int, ramp: inout GainRamp
     ) -> Int {
+        render(kernel, data: data, twin: nil, tables: tables, scratch: scratch, out: out, twinOut: out,
+               count: count, ramp: &ramp)
+    }
+
+    /// ``render(_:data:tables:scratch:out:count:ramp:)`` for this oscillator and a twin: another
+    /// sample read with the same geometry, phase, increment and gain ramp, whose points are
+    /// `twin` indexed like `data` (the other half of a stereo pair). One phase stream serves
+    /// both; each output is bit for bit what rendering its own oscillator would give.
+    @inline(__always)
+    mutating func render<K: InterpolationKernel, S: SampleSource>(
+        _ kernel: K.Type, data: S, twin: S?, tables: InterpolationTables, scratch: UnsafeMutablePointer<Float>,
+        out: UnsafeMutablePointer<Float>, twinOut: UnsafeMutablePointer<Float>, count: Int, ramp: inout GainRamp
+    ) -> Int {
         var ph = phase
         let inc = increment
         // Points are read unscaled; the source's power-of-two scale rides on the gain instead
@@ -72,7 +85,11 @@ struct Oscillator {
                 // fastHi, so it never crosses the loop end.
                 let limit = (UInt64(fastHi) << 32) &- ph
                 let run = min(count - i, Int(truncatingIfNeeded: (limit &+ inc &- 1) / inc))
-                K.renderRun(data, tables, scratch, out + i, run, &ph, inc, gStart, gStep, &gi)
+                if let twin {
+                    K.renderRunPair(data, twin, tables, scratch, out + i, twinOut + i, run, &ph, inc, gStart, gStep, &gi)
+                } else {
+                    K.renderRun(data, tables, scratch, out + i, run, &ph, inc, gStart, gStep, &gi)
+                }
                 i += run
                 continue
             }
@@ -82,12 +99,17 @@ struct Oscillator {
             }
             let frac = Int(truncatingIfNeeded: (ph >> 24) & 0xFF)
             let v: Float
-            if idx >= fastLo && idx < fastHi {
+            let fast = idx >= fastLo && idx < fastHi
+            if fast {
                 v = K.interpolate(data, idx, frac, tables)
             } else {
                 v = K.interpolateSlow(self, data, idx, frac, tables)
             }
             out[i] = v * (gStart + gStep * Float(gi))
+            if let twin {
+                let w = fast ? K.interpolate(twin, idx, frac, tables) : K.interpolateSlow(self, twin, idx, frac, tables)
+                twinOut[i] = w * (gStart + gStep * Float(gi))
+            }
             gi += 1
             ph &+= inc
             if looping && ph >= loopEndFixed {
@@ -178,7 +200,7 @@ struct Int24Samples: SampleSource {
 /// A linear gain ramp across a control period. Each frame's gain is computed from its index
 /// rather than accumulated, so frames can be computed in any grouping with the same result
 /// and without a loop-carried addition.
-struct GainRamp {
+struct GainRamp: Equatable {
     /// Start and step side by side, written and read as one 8-byte value: written as two
     /// floats at a control point and read back as one pair when the oscillator starts, they
     /// missed store-to-load forwarding (a stall of a dozen cycles per voice and period).
@@ -214,10 +236,26 @@ protocol InterpolationKernel {
                                            _ out: UnsafeMutablePointer<Float>,
                                            _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
                                            _ gStart: Float, _ gStep: Float, _ gi: inout Int)
+    /// ``renderRun`` of two sources read at the same positions into two outputs.
+    static func renderRunPair<S: SampleSource>(_ d: S, _ e: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                               _ out: UnsafeMutablePointer<Float>, _ out2: UnsafeMutablePointer<Float>,
+                                               _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                               _ gStart: Float, _ gStep: Float, _ gi: inout Int)
 }
 
 extension InterpolationKernel {
     static var scale: Float { 1 }
+
+    /// One source after the other, from the same phase and ramp position.
+    @inline(__always)
+    static func renderRunPair<S: SampleSource>(_ d: S, _ e: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                               _ out: UnsafeMutablePointer<Float>, _ out2: UnsafeMutablePointer<Float>,
+                                               _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                               _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
+        var ph2 = ph, gi2 = gi
+        renderRun(e, t, scratch, out2, run, &ph2, inc, gStart, gStep, &gi2)
+        renderRun(d, t, scratch, out, run, &ph, inc, gStart, gStep, &gi)
+    }
 
     @inline(__always)
     static func renderRun<S: SampleSource>(_ d: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
@@ -401,6 +439,44 @@ enum WordCubicKernel: InterpolationKernel {
             p = p &+ inc2
             k &+= 4
         }
+        ph = p
+        gi += k
+        renderOneByOne(d, t, out + k, run - k, &ph, inc, gStart, gStep, &gi)
+    }
+
+    /// ``renderRun`` for two sources at the same positions: the phases, indices, fractions,
+    /// coefficient rows and gains are worked out once for both.
+    @inline(__always)
+    static func renderRunPair<S: SampleSource>(_ d: S, _ e: S, _ t: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>,
+                                               _ out: UnsafeMutablePointer<Float>, _ out2: UnsafeMutablePointer<Float>,
+                                               _ run: Int, _ ph: inout UInt64, _ inc: UInt64,
+                                               _ gStart: Float, _ gStep: Float, _ gi: inout Int) {
+        var p = ph
+        var k = 0
+        var frameIndex = Float(gi) + SIMD4<Float>(0, 1, 2, 3)
+        let inc2 = inc &* 2
+        let groups = run &>> 2
+        while k < groups &<< 2 {
+            var q = p &+ inc
+            let i0 = index(p), r0 = row(t, fraction(p)), i1 = index(q), r1 = row(t, fraction(q))
+            let m01 = pairProducts(window(d, i0), r0, window(d, i1), r1)
+            let n01 = pairProducts(window(e, i0), r0, window(e, i1), r1)
+            p = p &+ inc2
+            q = q &+ inc2
+            let i2 = index(p), r2 = row(t, fraction(p)), i3 = index(q), r3 = row(t, fraction(q))
+            let m23 = pairProducts(window(d, i2), r2, window(d, i3), r3)
+            let n23 = pairProducts(window(e, i2), r2, window(e, i3), r3)
+            let sums = SIMD4(m01[0], m01[2], m23[0], m23[2]) &+ SIMD4(m01[1], m01[3], m23[1], m23[3])
+            let sums2 = SIMD4(n01[0], n01[2], n23[0], n23[2]) &+ SIMD4(n01[1], n01[3], n23[1], n23[3])
+            let gains = gStart + gStep * frameIndex
+            UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(sums) * gains, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(out2 + k).storeBytes(of: SIMD4<Float>(sums2) * gains, as: SIMD4<Float>.self)
+            frameIndex += 4
+            p = p &+ inc2
+            k &+= 4
+        }
+        var p2 = p, g2 = gi + k
+        renderOneByOne(e, t, out2 + k, run - k, &p2, inc, gStart, gStep, &g2)
         ph = p
         gi += k
         renderOneByOne(d, t, out + k, run - k, &ph, inc, gStart, gStep, &gi)

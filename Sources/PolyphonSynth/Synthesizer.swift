@@ -242,6 +242,13 @@ public final class Synthesizer {
     /// (effect tails aside).
     public var isIdle: Bool { queue.isEmpty && activeVoiceCount == 0 }
 
+    /// Whether stereo pairs in step share one phase stream, and how many frames did (tests).
+    var pairsStereoTwins: Bool {
+        get { voiceBatch.pairsTwins }
+        set { voiceBatch.pairsTwins = newValue }
+    }
+    var stereoTwinFrames: Int { voiceBatch.twinFrames }
+
     /// True when the effect units' tails have died away (always true with effects off).
     public var effectsAreSilent: Bool { buses.allSatisfy(\.effectsSilent) }
 

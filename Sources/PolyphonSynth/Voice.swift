@@ -260,8 +260,18 @@ struct Voice {
                                events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
                                interpolation: Interpolation, tables: InterpolationTables,
                                scratch: UnsafeMutablePointer<Float>) -> Int {
-        var done = 0
         eventCount = 0
+        return continueSource(from: 0, count: count, into: out, events: events, eventCount: &eventCount,
+                              interpolation: interpolation, tables: tables, scratch: scratch)
+    }
+
+    /// ``renderSource`` from frame `start` of the call on, adding to the events already made.
+    @inline(__always)
+    mutating func continueSource(from start: Int, count: Int, into out: UnsafeMutablePointer<Float>,
+                                 events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
+                                 interpolation: Interpolation, tables: InterpolationTables,
+                                 scratch: UnsafeMutablePointer<Float>) -> Int {
+        var done = start
         while done < count && isActive {
             if framesLeftInPeriod == 0 {
                 if endsAfterPeriod { kill(); break }
@@ -275,6 +285,84 @@ struct Voice {
             if produced < n { kill(); break }
         }
         return done
+    }
+
+    /// Renders two voices that play the two halves of a stereo pair in step (``twinOffset(from:)``)
+    /// with one phase stream, period by period while they stay twins; each then continues on
+    /// its own. Every output is bit for bit what ``renderSource`` would give the voice alone:
+    /// control points are the voices' own, and the oscillator arithmetic is the same. Cubic
+    /// interpolation only. Returns the frames each produced.
+    static func renderSourcePair(_ a: UnsafeMutablePointer<Voice>, _ b: UnsafeMutablePointer<Voice>, count: Int,
+                                 into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
+                                 events eventsA: UnsafeMutablePointer<FilterEvent>, _ eventsB: UnsafeMutablePointer<FilterEvent>,
+                                 eventCounts countA: inout Int, _ countB: inout Int,
+                                 tables: InterpolationTables, scratch: UnsafeMutablePointer<Float>,
+                                 twinFrames: inout Int) -> (Int, Int) {
+        countA = 0
+        countB = 0
+        var done = 0
+        while done < count && a.pointee.isActive && b.pointee.isActive
+                && a.pointee.framesLeftInPeriod == b.pointee.framesLeftInPeriod {
+            if a.pointee.framesLeftInPeriod == 0 {
+                if a.pointee.endsAfterPeriod || b.pointee.endsAfterPeriod { break }
+                a.pointee.controlUpdate(at: done, events: eventsA, eventCount: &countA)
+                b.pointee.controlUpdate(at: done, events: eventsB, eventCount: &countB)
+            }
+            guard let delta = b.pointee.twinOffset(from: a.pointee) else { break }
+            let n = min(count - done, a.pointee.framesLeftInPeriod)
+            let produced = a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, tables, scratch)
+            a.pointee.framesLeftInPeriod -= n
+            a.pointee.framesSinceUpdate += n
+            b.pointee.framesLeftInPeriod -= n
+            b.pointee.framesSinceUpdate += n
+            done += produced
+            twinFrames += produced
+            if produced < n {
+                a.pointee.kill()
+                b.pointee.kill()
+                return (done, done)
+            }
+        }
+        let producedA = a.pointee.continueSource(from: done, count: count, into: outA, events: eventsA, eventCount: &countA,
+                                                 interpolation: .cubic, tables: tables, scratch: scratch)
+        let producedB = b.pointee.continueSource(from: done, count: count, into: outB, events: eventsB, eventCount: &countB,
+                                                 interpolation: .cubic, tables: tables, scratch: scratch)
+        return (producedA, producedB)
+    }
+
+    /// How far this voice's sample points lie from `other`'s when the two oscillators are in
+    /// step: 16-bit samples of the same length and loop, read at the same relative position and
+    /// rate with the same gain ramp (the two halves of a stereo pair, as banks lay them out).
+    /// Nil when they are not.
+    func twinOffset(from other: Voice) -> Int? {
+        guard sample.words != nil, other.sample.words != nil, sample.low == nil, other.sample.low == nil else { return nil }
+        let o = oscillator, p = other.oscillator
+        let delta = o.start - p.start
+        guard o.end - p.end == delta, o.loopStart - p.loopStart == delta, o.loopEnd - p.loopEnd == delta,
+              o.increment == p.increment, o.isLooping == p.isLooping, o.hasLooped == p.hasLooped,
+              o.isFinished == p.isFinished, o.phase == p.phase &+ UInt64(bitPattern: Int64(delta) << 32),
+              ramp == other.ramp else { return nil }
+        return delta
+    }
+
+    /// ``renderOscillator`` for this voice and its twin (``twinOffset(from:)`` = `delta`).
+    @inline(__always)
+    mutating private func renderOscillatorPair(_ twin: inout Voice, _ delta: Int, _ n: Int,
+                                               _ out: UnsafeMutablePointer<Float>, _ twinOut: UnsafeMutablePointer<Float>,
+                                               _ tables: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>) -> Int {
+        guard let words = sample.words, let twinWords = twin.sample.words else { return 0 }
+        var osc = oscillator
+        var g = ramp
+        let produced = osc.render(WordCubicKernel.self, data: Int16Samples(words: words),
+                                  twin: Int16Samples(words: twinWords + delta), tables: tables, scratch: scratch,
+                                  out: out, twinOut: twinOut, count: n, ramp: &g)
+        oscillator = osc
+        ramp = g
+        twin.oscillator.phase = osc.phase &+ UInt64(bitPattern: Int64(delta) << 32)
+        twin.oscillator.hasLooped = osc.hasLooped
+        twin.oscillator.isFinished = osc.isFinished
+        twin.ramp = g
+        return produced
     }
 
     /// Control points (hence filter events) in one call of ``renderSource``: one at the start and

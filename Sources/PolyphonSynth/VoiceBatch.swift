@@ -141,19 +141,48 @@ final class VoiceBatch {
     /// True once a filter batch of the current chunk has mixed into the filtered bus.
     private var anyBatchMixed = false
 
+    /// Render the two halves of a stereo pair with one phase stream while they are in step
+    /// (see ``Voice/renderSourcePair``); off only to compare the two paths in tests.
+    var pairsTwins = true
+    /// Frames rendered that way so far (for tests).
+    private(set) var twinFrames = 0
+
     private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int,
                               _ interpolation: Interpolation, _ tables: InterpolationTables, _ grouped: Bool) {
         var lanes = 0
-        for k in 0..<w {
+        var next = 0
+        while next < w {
+            let v = voiceIndices[next]
+            if pairsTwins && interpolation == .cubic && next + 1 < w
+                && voices[voiceIndices[next + 1]].twinOffset(from: voices[v]) != nil {
+                // The two halves of a stereo pair, in step: one phase stream for both.
+                let k = next
+                (produced[k], produced[k + 1]) = Voice.renderSourcePair(
+                    voices + v, voices + voiceIndices[k + 1], count: count,
+                    into: buffers + k * chunkFrames, buffers + (k + 1) * chunkFrames,
+                    events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
+                    eventCounts: &eventCounts[k], &eventCounts[k + 1], tables: tables, scratch: scratch,
+                    twinFrames: &twinFrames)
+                enqueue(k)
+                enqueue(k + 1)
+                next += 2
+            } else {
+                produced[next] = voices[v].renderSource(count: count, into: buffers + next * chunkFrames,
+                                                        events: events + next * eventCapacity,
+                                                        eventCount: &eventCounts[next], interpolation: interpolation,
+                                                        tables: tables, scratch: scratch)
+                enqueue(next)
+                next += 1
+            }
+        }
+
+        /// Puts window slot `k` into the next filter lane if its voice sounded and is filtered.
+        @inline(__always) func enqueue(_ k: Int) {
             batchMixed[k] = false
-            let v = voiceIndices[k]
+            let v = voiceIndices[k], n = produced[k]
             let out = buffers + k * chunkFrames
             let voiceEvents = events + k * eventCapacity
-            let n = voices[v].renderSource(count: count, into: out, events: voiceEvents,
-                                           eventCount: &eventCounts[k], interpolation: interpolation,
-                                           tables: tables, scratch: scratch)
-            produced[k] = n
-            guard n > 0 && voices[v].isFiltered else { continue }
+            guard n > 0 && voices[v].isFiltered else { return }
             // The filter runs over the whole chunk: a voice that ended early feeds it silence.
             if n < count { (out + n).update(repeating: 0, count: count - n) }
             let filter = (UnsafeMutableRawPointer(voices + v) + filterOffset)

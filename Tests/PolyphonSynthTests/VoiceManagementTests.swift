@@ -312,4 +312,51 @@ struct VoiceManagementTests {
         }
         #expect(worst < tolerance, "largest difference \(worst)")
     }
+
+    /// The two halves of a stereo pair (same length, loop, rate and gain) are rendered with one
+    /// phase stream while they stay in step. That must sound exactly like rendering them one by
+    /// one — through vibrato, a filter sweep, loop wraps, release and the end of the voice —
+    /// and the shared path must actually be taken.
+    @Test func stereoPairsInStepSoundExactlyAsRenderedAlone() throws {
+        let period = TestBank.sinePeriod, n = period * 20
+        let left = TestBank.sineSamples(periods: 20, amplitude: 0.5)
+        // The right half: another waveform (a phase-shifted, quieter sine) of the same layout.
+        var right = (0..<n).map { i in Int16((0.3 * 32767 * sin(2 * Double.pi * (Double(i) / Double(period) + 0.2))).rounded()) }
+        right += [Int16](repeating: 0, count: 46)
+        let base = UInt32(left.count)
+        let headers = [
+            SampleHeader(name: "L", start: 0, end: UInt32(n), loopStart: UInt32(period), loopEnd: UInt32(n),
+                         sampleRate: TestBank.sineRate, originalPitch: 69, sampleLink: 1, sampleType: .left),
+            SampleHeader(name: "R", start: base, end: base + UInt32(n), loopStart: base + UInt32(period),
+                         loopEnd: base + UInt32(n), sampleRate: TestBank.sineRate, originalPitch: 69,
+                         sampleLink: 0, sampleType: .right),
+        ]
+        let shared = [Generator(.sampleModes, 1), Generator(.initialFilterFc, 7000), Generator(.modEnvToFilterFc, 2400),
+                      Generator(.decayModEnv, -2000), Generator(.freqVibLFO, 0), Generator(.vibLfoToPitch, 40),
+                      Generator(.releaseVolEnv, -3000)]
+        let zones = [Zone(generators: shared + [Generator(.pan, -500), Generator(.sampleID, 0)]),
+                     Zone(generators: shared + [Generator(.pan, 500), Generator(.sampleID, 1)])]
+        let bank = SoundFont(presets: [Preset(name: "Pair", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])],
+                             instruments: [Instrument(name: "Pair", zones: zones)], samples: headers,
+                             sampleData: SampleData(copying: left + right))
+        func play(pairing: Bool, block: Int) throws -> (Rendered, Int) {
+            let s = try Synthesizer(soundBank: bank)
+            s.pairsStereoTwins = pairing
+            for (k, key) in [60, 64, 67, 72].enumerated() {
+                s.startNote(UInt8(key), withVelocity: 100, onChannel: 0, atFrame: 101 * k)
+                s.stopNote(UInt8(key), onChannel: 0, atFrame: 20_000 + 3001 * k)
+            }
+            let out = s.renderSeconds(1.0, block: block)
+            return (out, s.stereoTwinFrames)
+        }
+        let (alone, noTwins) = try play(pairing: false, block: 512)
+        #expect(noTwins == 0)
+        #expect(Measure.rms(alone.left[...]) > 0.01 && Measure.rms(alone.right[...]) > 0.01)
+        for block in [1, 17, 512] {
+            let (paired, twinFrames) = try play(pairing: true, block: block)
+            // Four pairs sounding for about half a second or more each.
+            #expect(twinFrames > 4 * 20_000, "block \(block): \(twinFrames) frames rendered in pairs")
+            #expect(paired.left == alone.left && paired.right == alone.right, "block \(block) differs")
+        }
+    }
 }
