@@ -8,8 +8,6 @@ final class OutputBus {
     let chorusSend: UnsafeMutablePointer<Float>
     let reverb: Reverb?
     let chorus: Chorus?
-    /// False while an effect may still be producing a tail.
-    private(set) var effectsSilent = true
 
     init(capacity: Int, sampleRate: Double, configuration: SynthesizerConfiguration) {
         left = .allocate(capacity: capacity)
@@ -39,68 +37,36 @@ final class OutputBus {
         if chorus != nil { chorusSend.update(repeating: 0, count: n) }
     }
 
-    /// Effect tails are judged silent only at the end of blocks of this many frames of absolute
-    /// time, so a tail stops at the same frame however render calls are sliced.
-    static let silenceGrid = 64
-
-    /// Something was sent, or a voice sounded on the bus, in the current grid block.
-    private var blockHadSignal = false
-    /// The loudest wet-only output in the current grid block.
-    private var blockWet: Float = 0
-
-    /// Runs the effect sends into the dry signal of `n` frames starting at absolute frame
-    /// `frame`, and tracks whether the tails have ended: once a whole grid block had no send
-    /// and no voice on the bus, and its wet output stayed below −120 dBFS, the effects are
-    /// silent — their tails are cleared and they only advance their modulation (exactly as
-    /// processing silence would) until something is sent again. Silence therefore costs next
-    /// to nothing, and the output is the same bit for bit as if the effects had run all along
-    /// (a cleared effect fed silence adds only zeros).
-    func runEffects(_ n: Int, startingAt frame: Int64) {
-        guard reverb != nil || chorus != nil else { return }
-        let grid = Self.silenceGrid
-        var done = 0
-        while done < n {
-            let position = Int((frame + Int64(done)) % Int64(grid))
-            let m = min(n - done, grid - position)
-            runEffects(from: done, count: m, endsBlock: position + m == grid)
-            done += m
-        }
+    /// The first of frames `start..<end` with something sent to an effect, if any.
+    func firstSend(from start: Int, to end: Int) -> Int? {
+        var first = end
+        if reverb != nil, let i = (start..<end).first(where: { reverbSend[$0] != 0 }) { first = i }
+        if chorus != nil, let i = (start..<first).first(where: { chorusSend[$0] != 0 }) { first = i }
+        return first < end ? first : nil
     }
 
-    private func runEffects(from start: Int, count m: Int, endsBlock: Bool) {
-        let l = left + start, r = right + start
-        var input: Float = 0
-        if reverb != nil { for i in 0..<m { input = max(input, abs(reverbSend[start + i])) } }
-        if chorus != nil { for i in 0..<m { input = max(input, abs(chorusSend[start + i])) } }
-        if effectsSilent && input == 0 {
-            reverb?.advance(frameCount: m)
-            chorus?.advance(frameCount: m)
-            return
+    /// Runs the effect sends of frames `start ..< start + m` into the dry signal. With
+    /// `measuring`, returns whether anything was sent or a voice sounded on the bus there
+    /// (otherwise false).
+    func runEffects(from start: Int, count m: Int, measuring: Bool) -> Bool {
+        guard reverb != nil || chorus != nil else { return false }
+        var level: Float = 0
+        if measuring {
+            let l = left + start, r = right + start
+            if reverb != nil { for i in 0..<m { level = max(level, abs(reverbSend[start + i])) } }
+            if chorus != nil { for i in 0..<m { level = max(level, abs(chorusSend[start + i])) } }
+            for i in 0..<m { level = max(level, abs(l[i]), abs(r[i])) }
         }
-        if input > 0 {
-            effectsSilent = false
-            blockHadSignal = true
-        }
-        if !blockHadSignal {
-            var dry: Float = 0
-            for i in 0..<m { dry = max(dry, abs(l[i]), abs(r[i])) }
-            if dry > 0 { blockHadSignal = true }
-        }
-        reverb?.process(input: reverbSend + start, addingTo: l, r, frameCount: m)
-        chorus?.process(input: chorusSend + start, addingTo: l, r, frameCount: m)
-        if !blockHadSignal {
-            // No voice sounds on this bus: what is in it now is the tail alone.
-            for i in 0..<m { blockWet = max(blockWet, abs(l[i]), abs(r[i])) }
-        }
-        if endsBlock {
-            if !blockHadSignal && blockWet < 1e-6 {
-                effectsSilent = true
-                reverb?.clearTail()
-                chorus?.clearTail()
-            }
-            blockHadSignal = false
-            blockWet = 0
-        }
+        reverb?.process(input: reverbSend + start, addingTo: left + start, right + start, frameCount: m)
+        chorus?.process(input: chorusSend + start, addingTo: left + start, right + start, frameCount: m)
+        return level > 0
+    }
+
+    /// Silences the effects' tails (delay lines and filter states), so that they start from
+    /// silence the next time something is sent.
+    func clearTails() {
+        reverb?.clearTail()
+        chorus?.clearTail()
     }
 }
 

@@ -250,7 +250,7 @@ public final class Synthesizer {
     var stereoTwinFrames: Int { voiceBatch.twinFrames }
 
     /// True when the effect units' tails have died away (always true with effects off).
-    public var effectsAreSilent: Bool { buses.allSatisfy(\.effectsSilent) }
+    public var effectsAreSilent: Bool { !effectsActive }
 
     /// Reverb parameters; changes take effect at the next render without a click.
     public var reverbSettings: ReverbSettings {
@@ -365,7 +365,7 @@ public final class Synthesizer {
                               tables: tables, sharedTarget: nil) { buses[min(voices[$0].bus, buses.count - 1)].target }
         }
         while voiceLimit > 0 && !voices[voiceLimit - 1].isActive { voiceLimit -= 1 }
-        for b in buses { b.runEffects(n, startingAt: framesRendered) }
+        runEffects(n)
         if masterVolume != 1 {
             let m = masterVolume
             for b in buses {
@@ -382,6 +382,75 @@ public final class Synthesizer {
                 for i in 0..<n { busLeft[i] += b.left[i]; busRight[i] += b.right[i] }
             }
         }
+    }
+
+    /// Effect tails are judged at the end of blocks of this many frames, counted from the frame
+    /// the effects started at.
+    static let effectGrid = 64
+    /// True from the first frame anything is sent to an effect until the tails are over.
+    private var effectsActive = false
+    /// Frames the effects have run since they started.
+    private var effectFrames = 0
+    /// In the current grid block: something was sent or a voice sounded (on any bus), and the
+    /// loudest output otherwise (the tails alone, all buses summed).
+    private var blockHadSignal = false
+    private var blockTail: Float = 0
+
+    /// Runs reverb and chorus on every bus, or on none: they start at the exact frame something
+    /// is first sent anywhere (so their modulation starts with the sound, however far into the
+    /// render that is), and stop at the end of a grid block — counted from that start — in which
+    /// nothing was sent, no voice sounded and the tails, all buses summed, stayed below −120 dBFS.
+    /// Their tails are then cleared. Everything is counted from the start frame, never from where
+    /// render calls or chunks begin, so output is the same bit for bit however calls are sliced;
+    /// deciding on every bus together (on the summed output) keeps channel buses starting and
+    /// stopping exactly as one shared bus would.
+    private func runEffects(_ n: Int) {
+        var start = 0
+        while start < n {
+            if !effectsActive {
+                var first = n
+                for b in buses { if let f = b.firstSend(from: start, to: first) { first = f } }
+                guard first < n else { return }
+                effectsActive = true
+                effectFrames = 0
+                blockHadSignal = false
+                blockTail = 0
+                start = first
+            }
+            let m = min(n - start, Self.effectGrid - effectFrames % Self.effectGrid)
+            let measuring = !blockHadSignal
+            for b in buses where b.runEffects(from: start, count: m, measuring: measuring) { blockHadSignal = true }
+            if !blockHadSignal { blockTail = max(blockTail, summedPeak(from: start, count: m)) }
+            effectFrames += m
+            start += m
+            if effectFrames % Self.effectGrid == 0 {
+                if !blockHadSignal && blockTail < 1e-6 {
+                    effectsActive = false
+                    for b in buses { b.clearTails() }
+                }
+                blockHadSignal = false
+                blockTail = 0
+            }
+        }
+    }
+
+    /// The largest magnitude of the buses' output, summed as the main output sums them.
+    private func summedPeak(from start: Int, count m: Int) -> Float {
+        var peak: Float = 0
+        if buses.count == 1 {
+            let l = buses[0].left + start, r = buses[0].right + start
+            for i in 0..<m { peak = max(peak, abs(l[i]), abs(r[i])) }
+            return peak
+        }
+        for i in start..<(start + m) {
+            var l: Float = 0, r: Float = 0
+            for b in buses {
+                l += b.left[i]
+                r += b.right[i]
+            }
+            peak = max(peak, abs(l), abs(r))
+        }
+        return peak
     }
 
     private func dispatchDueEvents() {

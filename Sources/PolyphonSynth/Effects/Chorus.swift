@@ -107,26 +107,11 @@ public final class Chorus {
         lfo.resyncCountdown = 0
     }
 
-    /// Silences the delay line and voice states but keeps the LFO running where it is.
-    /// A cleared chorus fed silence outputs silence and changes nothing but its LFO, which
-    /// ``advance(frameCount:)`` then moves exactly as processing would.
+    /// Silences the delay line and voice states, keeping the LFO where it is: the synthesizer
+    /// calls it once a tail has died away, so the next sound starts from true silence.
     public func clearTail() {
         buffer.update(repeating: 0, count: bufferMask + 1)
         voiceState.update(repeating: 0, count: ChorusSettings.maximumVoiceCount)
-    }
-
-    /// Moves the LFO and write position on by `frameCount` frames, exactly as ``process`` would
-    /// over silence after ``clearTail()``, without producing output: what a bus runs while its
-    /// effects are silent, so output never depends on where render calls start and end.
-    public func advance(frameCount: Int) {
-        guard frameCount > 0 else { return }
-        var lfo = self.lfo
-        for _ in 0..<frameCount {
-            lfo.resynchroniseIfDue()
-            lfo.step()
-        }
-        writeIndex = (writeIndex &+ frameCount) & bufferMask
-        self.lfo = lfo
     }
 
     /// The LFO as the render loops carry it: the exact phase in cycles, and a phasor (cos, sin)

@@ -122,43 +122,14 @@ public final class Reverb {
         toneState = 0
     }
 
-    /// Silences the delay lines and filter states but keeps the modulation where it is. A
-    /// cleared reverb fed silence outputs silence and changes nothing but its modulation, which
-    /// ``advance(frameCount:)`` then moves exactly as processing would.
+    /// Silences the delay lines and filter states, keeping the modulation where it is: the
+    /// synthesizer calls it once a tail has died away, so the next sound starts from true
+    /// silence.
     public func clearTail() {
         lines.update(repeating: 0, count: lineCount * lineStride)
         allpassState = .zero
         lowpassState = .zero
         toneState = 0
-    }
-
-    /// Moves the modulation and write position on by `frameCount` frames, exactly as
-    /// ``process`` would over silence after ``clearTail()``, without producing output: what a
-    /// bus runs while its effects are silent, so output never depends on where render calls
-    /// start and end.
-    public func advance(frameCount: Int) {
-        guard frameCount > 0 else { return }
-        var left = frameCount
-        var updates = 0
-        while left > 0 {
-            if modulationCountdown == 0 {
-                updates += 1
-                modulationCountdown = modulationInterval
-            }
-            let k = min(left, modulationCountdown)
-            modulationCountdown -= k
-            left -= k
-        }
-        if updates > 0 {
-            // Only the last update's delays and coefficients survive; the earlier ones only
-            // stepped the phase.
-            for _ in 1..<updates {
-                modulationPhase += modulationPhaseStep
-                if modulationPhase >= 1 { modulationPhase -= 1 }
-            }
-            updateModulation()
-        }
-        writeIndex = (writeIndex &+ frameCount) & lineMask
     }
 
     /// The decay time at 0 Hz, in seconds, that the current room size gives (0.7…12.5 s).

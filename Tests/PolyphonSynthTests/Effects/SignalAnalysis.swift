@@ -18,23 +18,6 @@ enum SignalAnalysis {
         }
     }
 
-    /// Feeds the same noise to two identical effects and clears both tails; then `processed`
-    /// runs `frames` frames of silence while `advanced` only advances. Returns what `processed`
-    /// made of the silence, and both outputs for the noise that follows.
-    static func silenceThenNoise<Effect>(_ processed: Effect, _ advanced: Effect, frames: Int,
-                                         render: (Effect, [Float], Int, Int) -> Stereo,
-                                         clearTail: (Effect) -> Void, advance: (Effect, Int) -> Void)
-        -> (silence: Stereo, processed: Stereo, advanced: Stereo) {
-        let noise = EffectTestSignals.noise(3000)
-        for effect in [processed, advanced] {
-            _ = render(effect, noise, 3000, 300)
-            clearTail(effect)
-        }
-        let silence = render(processed, [], frames, 700)
-        advance(advanced, frames)
-        return (silence, render(processed, noise, 6000, 256), render(advanced, noise, 6000, 256))
-    }
-
     /// Renders `input` (zero-padded to `frames`) through `chorus` in blocks of `blockSize`.
     static func render(_ chorus: Chorus, input: [Float], frames: Int, blockSize: Int = 512) -> Stereo {
         render(frames: frames, input: input, blockSize: blockSize) { i, l, r, n in
