@@ -287,7 +287,7 @@ struct Voice {
         return done
     }
 
-    /// Renders two voices that play the two halves of a stereo pair in step (``twinOffset(from:)``)
+    /// Renders two voices that play the two halves of a stereo pair in step (``twinOffset(_:from:)``)
     /// with one phase stream, period by period while they stay twins; each then continues on
     /// its own. Every output is bit for bit what ``renderSource`` would give the voice alone:
     /// control points are the voices' own, and the oscillator arithmetic is the same. Cubic
@@ -308,7 +308,7 @@ struct Voice {
                 a.pointee.controlUpdate(at: done, events: eventsA, eventCount: &countA)
                 b.pointee.controlUpdate(at: done, events: eventsB, eventCount: &countB)
             }
-            guard let delta = b.pointee.twinOffset(from: a.pointee) else { break }
+            guard let delta = twinOffset(b, from: a) else { break }
             let n = min(count - done, a.pointee.framesLeftInPeriod)
             let produced = a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, tables, scratch)
             a.pointee.framesLeftInPeriod -= n
@@ -333,19 +333,21 @@ struct Voice {
     /// How far this voice's sample points lie from `other`'s when the two oscillators are in
     /// step: 16-bit samples of the same length and loop, read at the same relative position and
     /// rate with the same gain ramp (the two halves of a stereo pair, as banks lay them out).
-    /// Nil when they are not.
-    func twinOffset(from other: Voice) -> Int? {
-        guard sample.words != nil, other.sample.words != nil, sample.low == nil, other.sample.low == nil else { return nil }
-        let o = oscillator, p = other.oscillator
+    /// Nil when they are not. (Through pointers: copying two whole voices for the question
+    /// showed up as two `memcpy` calls per voice and chunk.)
+    static func twinOffset(_ voice: UnsafePointer<Voice>, from other: UnsafePointer<Voice>) -> Int? {
+        guard voice.pointee.sample.words != nil, other.pointee.sample.words != nil,
+              voice.pointee.sample.low == nil, other.pointee.sample.low == nil else { return nil }
+        let o = voice.pointee.oscillator, p = other.pointee.oscillator
         let delta = o.start - p.start
         guard o.end - p.end == delta, o.loopStart - p.loopStart == delta, o.loopEnd - p.loopEnd == delta,
               o.increment == p.increment, o.isLooping == p.isLooping, o.hasLooped == p.hasLooped,
               o.isFinished == p.isFinished, o.phase == p.phase &+ UInt64(bitPattern: Int64(delta) << 32),
-              ramp == other.ramp else { return nil }
+              voice.pointee.ramp == other.pointee.ramp else { return nil }
         return delta
     }
 
-    /// ``renderOscillator`` for this voice and its twin (``twinOffset(from:)`` = `delta`).
+    /// ``renderOscillator`` for this voice and its twin (``twinOffset(_:from:)`` = `delta`).
     @inline(__always)
     mutating private func renderOscillatorPair(_ twin: inout Voice, _ delta: Int, _ n: Int,
                                                _ out: UnsafeMutablePointer<Float>, _ twinOut: UnsafeMutablePointer<Float>,

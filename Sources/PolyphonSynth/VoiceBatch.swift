@@ -151,10 +151,11 @@ final class VoiceBatch {
                               _ interpolation: Interpolation, _ tables: InterpolationTables, _ grouped: Bool) {
         var lanes = 0
         var next = 0
+        var pairFrames = 0
         while next < w {
             let v = voiceIndices[next]
             if pairsTwins && interpolation == .cubic && next + 1 < w
-                && voices[voiceIndices[next + 1]].twinOffset(from: voices[v]) != nil {
+                && Voice.twinOffset(voices + voiceIndices[next + 1], from: voices + v) != nil {
                 // The two halves of a stereo pair, in step: one phase stream for both.
                 let k = next
                 (produced[k], produced[k + 1]) = Voice.renderSourcePair(
@@ -162,7 +163,7 @@ final class VoiceBatch {
                     into: buffers + k * chunkFrames, buffers + (k + 1) * chunkFrames,
                     events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
                     eventCounts: &eventCounts[k], &eventCounts[k + 1], tables: tables, scratch: scratch,
-                    twinFrames: &twinFrames)
+                    twinFrames: &pairFrames)
                 enqueue(k)
                 enqueue(k + 1)
                 next += 2
@@ -175,6 +176,7 @@ final class VoiceBatch {
                 next += 1
             }
         }
+        if pairFrames > 0 { twinFrames = twinFrames &+ pairFrames }
 
         /// Puts window slot `k` into the next filter lane if its voice sounded and is filtered.
         @inline(__always) func enqueue(_ k: Int) {
