@@ -310,7 +310,11 @@ struct Voice {
             }
             guard let delta = twinOffset(b, from: a) else { break }
             let n = min(count - done, a.pointee.framesLeftInPeriod)
-            let produced = a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, tables, scratch)
+            // The voice whose points lie first leads, so the twin's shifted base pointer
+            // (its own points minus the offset) never points before its own sample.
+            let produced = delta >= 0
+                ? a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, tables, scratch)
+                : b.pointee.renderOscillatorPair(&a.pointee, -delta, n, outB + done, outA + done, tables, scratch)
             a.pointee.framesLeftInPeriod -= n
             a.pointee.framesSinceUpdate += n
             b.pointee.framesLeftInPeriod -= n

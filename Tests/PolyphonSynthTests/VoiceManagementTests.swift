@@ -343,8 +343,10 @@ struct VoiceManagementTests {
     /// The two halves of a stereo pair (same length, loop, rate and gain) are rendered with one
     /// phase stream while they stay in step. That must sound exactly like rendering them one by
     /// one — through vibrato, a filter sweep, loop wraps, release and the end of the voice —
-    /// and the shared path must actually be taken.
-    @Test func stereoPairsInStepSoundExactlyAsRenderedAlone() throws {
+    /// and the shared path must actually be taken, whichever half's voice comes first (the
+    /// one whose sample lies later in the pool leads when the other comes first).
+    @Test(arguments: [false, true])
+    func stereoPairsInStepSoundExactlyAsRenderedAlone(rightZoneFirst: Bool) throws {
         let period = TestBank.sinePeriod, n = period * 20
         let left = TestBank.sineSamples(periods: 20, amplitude: 0.5)
         // The right half: another waveform (a phase-shifted, quieter sine) of the same layout.
@@ -361,8 +363,9 @@ struct VoiceManagementTests {
         let shared = [Generator(.sampleModes, 1), Generator(.initialFilterFc, 7000), Generator(.modEnvToFilterFc, 2400),
                       Generator(.decayModEnv, -2000), Generator(.freqVibLFO, 0), Generator(.vibLfoToPitch, 40),
                       Generator(.releaseVolEnv, -3000)]
-        let zones = [Zone(generators: shared + [Generator(.pan, -500), Generator(.sampleID, 0)]),
-                     Zone(generators: shared + [Generator(.pan, 500), Generator(.sampleID, 1)])]
+        let halves = [Zone(generators: shared + [Generator(.pan, -500), Generator(.sampleID, 0)]),
+                      Zone(generators: shared + [Generator(.pan, 500), Generator(.sampleID, 1)])]
+        let zones = rightZoneFirst ? halves.reversed() : halves
         let bank = SoundFont(presets: [Preset(name: "Pair", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])],
                              instruments: [Instrument(name: "Pair", zones: zones)], samples: headers,
                              sampleData: SampleData(copying: left + right))
