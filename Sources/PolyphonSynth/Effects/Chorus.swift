@@ -98,8 +98,7 @@ public final class Chorus {
 
     /// Clears the delay line and restarts the LFO at phase 0.
     public func reset() {
-        buffer.update(repeating: 0, count: bufferMask + 1)
-        voiceState.update(repeating: 0, count: ChorusSettings.maximumVoiceCount)
+        clearTail()
         writeIndex = 0
         lfo.phase = 0
         lfo.cos = 1

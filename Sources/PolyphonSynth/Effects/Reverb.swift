@@ -113,13 +113,10 @@ public final class Reverb {
 
     /// Clears the tail: delay lines, filter states and modulation phase.
     public func reset() {
-        lines.update(repeating: 0, count: lineCount * lineStride)
+        clearTail()
         writeIndex = 0
         modulationCountdown = 0
         modulationPhase = 0
-        allpassState = .zero
-        lowpassState = .zero
-        toneState = 0
     }
 
     /// Silences the delay lines and filter states, keeping the modulation where it is: the

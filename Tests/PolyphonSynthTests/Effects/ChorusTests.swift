@@ -155,5 +155,4 @@ import Testing
         #expect(ChorusSettings.gs(type: -1) == ChorusSettings.gs(type: 2))
         #expect(ChorusSettings.gs(type: 2) == ChorusSettings(voiceCount: 3, level: 2.0, speed: 0.4, depth: 8))
     }
-
 }

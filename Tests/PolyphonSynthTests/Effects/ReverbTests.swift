@@ -173,7 +173,6 @@ import Testing
         }
         #expect(ReverbSettings.gs(type: 99) == ReverbSettings.gs(type: 4))
     }
-
 }
 
 /// The benchmark is a tool, not a timed test: this only checks that it runs and measures.
