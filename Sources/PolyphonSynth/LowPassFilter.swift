@@ -76,14 +76,29 @@ struct LowPassFilter {
             target = event.target
             increments = (target - coefficients) * (1 / Float(event.frames))
             glideRemaining = event.frames
-        case .glide, .snap:
+        case .glide, .snap, .join:
             target = event.target
             coefficients = event.target
             increments = SIMD4(repeating: 0)
             glideRemaining = 0
+        case .inject:
+            hist1 += event.target[0]
+            hist2 += event.target[1]
+        case .settle:
+            // A shared filter's ring that has fallen 160 dB below full scale ends here.
+            if abs(hist1) < 1e-8 && abs(hist2) < 1e-8 { hist1 = 0; hist2 = 0 }
         case .flush:
             break
         }
+    }
+
+    /// Hands the filter's state over to a shared filter (``SharedFilters``): returns it as
+    /// (hist1, hist2, 0, 0) and leaves this filter silent, with its coefficients kept.
+    @inline(__always)
+    mutating func handOver() -> SIMD4<Float> {
+        let state = SIMD4<Float>(hist1, hist2, 0, 0)
+        hist1 = 0; hist2 = 0
+        return state
     }
 
     /// Filter state and coefficients of a batch's lanes, one lane per voice.
@@ -166,6 +181,10 @@ struct LowPassFilter {
                 let events = batch.events[l], eventCount = batch.eventCounts[l]
                 while next[l] < eventCount && Int(events[next[l]].offset) <= frame {
                     f[l].pointee.apply(events[next[l]])
+                    if events[next[l]].kind == .join {
+                        // The voice mixes into a shared filter from here on: its state goes along.
+                        events[next[l]].target = f[l].pointee.handOver()
+                    }
                     next[l] += 1
                 }
                 if next[l] < eventCount { end = min(end, Int(events[next[l]].offset)) }
@@ -230,8 +249,14 @@ func transpose(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIM
 }
 
 /// What a voice's control point asks of its filter, at a frame of the current render chunk.
+///
+/// A `.join` event says the voice's filter has settled on `target` and the voice moves into the
+/// shared filter with those coefficients (``SharedFilters``) at `offset`: the filter batch snaps
+/// to `target` there and replaces `target` with the state it hands over (``LowPassFilter/handOver()``).
+/// An `.inject` event adds such a state (`target[0]`, `target[1]`) to a shared filter's, and
+/// `.settle` ends a shared filter's ring once its state is below 1e-8.
 struct FilterEvent {
-    enum Kind: Int32 { case flush, glide, snap }
+    enum Kind: Int32 { case flush, glide, snap, join, inject, settle }
     var offset: Int32
     var kind: Kind
     /// Glide length in frames.
@@ -254,6 +279,6 @@ struct FilterBatch {
 
     var filters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
     var buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    var events: UnsafeMutablePointer<UnsafePointer<FilterEvent>>
+    var events: UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>
     var eventCounts: UnsafeMutablePointer<Int>
 }

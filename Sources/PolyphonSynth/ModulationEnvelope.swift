@@ -31,6 +31,20 @@ struct ModulationEnvelope {
         skipEmptyStages()
     }
 
+    /// The fastest the value can fall per frame from the current stage on (the decay's rate
+    /// until the sustain is reached, the release's after), for how far a cutoff it drives may
+    /// move in a given time. The attack rises, but only before this is asked.
+    var fastestFall: Float {
+        switch stage {
+        case .finished: return 0
+        case .sustain, .release: return value > 0 ? releaseRate : 0
+        case .delay, .attack, .hold, .decay: return max(sustainLevel < 1 ? decayRate : 0, releaseRate)
+        }
+    }
+
+    /// True while the value holds still until a note-off (the sustain) or for good.
+    var isSteady: Bool { stage == .sustain || stage == .finished }
+
     mutating func setRelease(frames: Double) {
         releaseRate = frames > 0 ? Float(1 / frames) : 1
     }

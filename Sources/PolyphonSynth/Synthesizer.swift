@@ -249,6 +249,14 @@ public final class Synthesizer {
     }
     var stereoTwinFrames: Int { voiceBatch.twinFrames }
 
+    /// Whether voices whose filters have settled share filters (``SharedFilters``), and how
+    /// many voice frames did (tests).
+    var sharesFilters: Bool {
+        get { voiceBatch.sharesFilters }
+        set { voiceBatch.sharesFilters = newValue }
+    }
+    var sharedFilterFrames: Int { voiceBatch.sharedFrames }
+
     /// True when the effect units' tails have died away (always true with effects off).
     public var effectsAreSilent: Bool { !effectsActive }
 
@@ -358,11 +366,13 @@ public final class Synthesizer {
         if buses.count == 1 {
             let target = buses[0].target
             voiceBatch.render(voices: voices, voiceCount: voiceLimit, count: n, interpolation: interp,
-                              tables: tables, sharedTarget: target) { _ in target }
+                              tables: tables, clock: framesRendered, sharedTarget: target, bus: { _ in 0 },
+                              busTarget: { _ in target })
         } else {
             let voices = self.voices, buses = self.buses
             voiceBatch.render(voices: voices, voiceCount: voiceLimit, count: n, interpolation: interp,
-                              tables: tables, sharedTarget: nil) { buses[min(voices[$0].bus, buses.count - 1)].target }
+                              tables: tables, clock: framesRendered, sharedTarget: nil,
+                              bus: { min(voices[$0].bus, buses.count - 1) }, busTarget: { buses[$0].target })
         }
         while voiceLimit > 0 && !voices[voiceLimit - 1].isActive { voiceLimit -= 1 }
         runEffects(n)
@@ -471,6 +481,7 @@ public final class Synthesizer {
         }
         if e.kind == .allSoundOff {
             for i in 0..<voiceLimit where voices[i].isActive { voices[i].kill() }
+            voiceBatch.clearSharedFilters()
             return
         }
         if e.kind == .reset {
@@ -784,6 +795,7 @@ public final class Synthesizer {
 
     private func resetAll() {
         for i in 0..<voiceLimit where voices[i].isActive { voices[i].kill() }
+        voiceBatch.clearSharedFilters()
         for ch in channels {
             ch.resetAll()
             selectPreset(ch)

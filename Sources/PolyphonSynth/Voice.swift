@@ -1,3 +1,4 @@
+import Foundation
 import PolyphonSoundFont
 
 /// Where a voice's sample lives and how its loop is laid out, resolved once per bank.
@@ -80,6 +81,18 @@ struct Voice {
     private var vibratoLFO = LFO()
     /// Internal so the synthesizer can filter voices in batches (``LowPassFilter/process(_:count:)``).
     var filter = LowPassFilter()
+    /// The shared filter the voice mixes into while its own filter has settled (``SharedFilters``),
+    /// or -1 when it uses its own; set by the voice batch, which decides joins and leaves.
+    var filterGroup = -1
+    /// Frames since the filter was last given a new target, and that target: a voice whose
+    /// filter has held still for a full glide may share it (``controlUpdate``).
+    private var filterQuietFrames = 0
+    private var filterTarget = SIMD4<Float>(repeating: 0)
+    /// The filter's ring time (``filterMayShare(cutoffCents:)``) and the cutoff and Q it is for.
+    private var filterRing: Float = 0
+    private var filterRingCents: Float = .nan
+    private var filterRingQ: Float = .nan
+    private var lastFilterQ: Float = .nan
     private var ramp = GainRamp()
     private var framesLeftInPeriod = 0
     private var framesSinceUpdate = 0
@@ -183,6 +196,10 @@ struct Voice {
         lastCentibels = .nan
         targetStep = 0
         filter.reset()
+        filterGroup = -1
+        filterQuietFrames = 0
+        filterRingCents = .nan
+        lastFilterQ = .nan
         framesLeftInPeriod = 0
         framesSinceUpdate = 0
         endsAfterPeriod = false
@@ -259,10 +276,10 @@ struct Voice {
     mutating func renderSource(count: Int, into out: UnsafeMutablePointer<Float>,
                                events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
                                interpolation: Interpolation, tables: InterpolationTables,
-                               scratch: UnsafeMutablePointer<Float>) -> Int {
+                               scratch: UnsafeMutablePointer<Float>, sharing: Bool) -> Int {
         eventCount = 0
         return continueSource(from: 0, count: count, into: out, events: events, eventCount: &eventCount,
-                              interpolation: interpolation, tables: tables, scratch: scratch)
+                              interpolation: interpolation, tables: tables, scratch: scratch, sharing: sharing)
     }
 
     /// ``renderSource`` from frame `start` of the call on, adding to the events already made.
@@ -270,12 +287,12 @@ struct Voice {
     mutating func continueSource(from start: Int, count: Int, into out: UnsafeMutablePointer<Float>,
                                  events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
                                  interpolation: Interpolation, tables: InterpolationTables,
-                                 scratch: UnsafeMutablePointer<Float>) -> Int {
+                                 scratch: UnsafeMutablePointer<Float>, sharing: Bool) -> Int {
         var done = start
         while done < count && isActive {
             if framesLeftInPeriod == 0 {
                 if endsAfterPeriod { kill(); break }
-                controlUpdate(at: done, events: events, eventCount: &eventCount)
+                controlUpdate(at: done, events: events, eventCount: &eventCount, sharing: sharing)
             }
             let n = min(count - done, framesLeftInPeriod)
             let produced = renderOscillator(n, out + done, interpolation, tables, scratch)
@@ -297,7 +314,7 @@ struct Voice {
                                  events eventsA: UnsafeMutablePointer<FilterEvent>, _ eventsB: UnsafeMutablePointer<FilterEvent>,
                                  eventCounts countA: inout Int, _ countB: inout Int,
                                  tables: InterpolationTables, scratch: UnsafeMutablePointer<Float>,
-                                 twinFrames: inout Int) -> (Int, Int) {
+                                 sharing: Bool, twinFrames: inout Int) -> (Int, Int) {
         countA = 0
         countB = 0
         var done = 0
@@ -305,8 +322,8 @@ struct Voice {
                 && a.pointee.framesLeftInPeriod == b.pointee.framesLeftInPeriod {
             if a.pointee.framesLeftInPeriod == 0 {
                 if a.pointee.endsAfterPeriod || b.pointee.endsAfterPeriod { break }
-                a.pointee.controlUpdate(at: done, events: eventsA, eventCount: &countA)
-                b.pointee.controlUpdate(at: done, events: eventsB, eventCount: &countB)
+                a.pointee.controlUpdate(at: done, events: eventsA, eventCount: &countA, sharing: sharing)
+                b.pointee.controlUpdate(at: done, events: eventsB, eventCount: &countB, sharing: sharing)
             }
             guard let delta = twinOffset(b, from: a) else { break }
             let n = min(count - done, a.pointee.framesLeftInPeriod)
@@ -328,9 +345,9 @@ struct Voice {
             }
         }
         let producedA = a.pointee.continueSource(from: done, count: count, into: outA, events: eventsA, eventCount: &countA,
-                                                 interpolation: .cubic, tables: tables, scratch: scratch)
+                                                 interpolation: .cubic, tables: tables, scratch: scratch, sharing: sharing)
         let producedB = b.pointee.continueSource(from: done, count: count, into: outB, events: eventsB, eventCount: &countB,
-                                                 interpolation: .cubic, tables: tables, scratch: scratch)
+                                                 interpolation: .cubic, tables: tables, scratch: scratch, sharing: sharing)
         return (producedA, producedB)
     }
 
@@ -422,6 +439,13 @@ struct Voice {
     /// The constant-power pan gains the dry signal is mixed with.
     var panGains: SIMD2<Float> { SIMD2(panLeft, panRight) }
 
+    /// Left, right, reverb and chorus gains, for a voice mixed into a shared filter (a send is
+    /// 0 when `target` does not take it, as ``mixSends(_:_:_:)`` skips it).
+    func busGains(_ target: MixTarget) -> SIMD4<Float> {
+        SIMD4(panLeft, panRight, target.reverb != nil && reverbSend > 0 ? reverbSend : 0,
+              target.chorus != nil && chorusSend > 0 ? chorusSend : 0)
+    }
+
     /// Adds `n` frames of the voice's signal into the effect sends alone (its filter batch
     /// mixed the dry signal).
     @inline(__always)
@@ -443,9 +467,10 @@ struct Voice {
     }
 
     /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
-    /// next period.
+    /// next period. With `sharing`, a filter that has held still for a whole glide asks to join
+    /// a shared filter (a `.join` event).
     mutating private func controlUpdate(at offset: Int, events: UnsafeMutablePointer<FilterEvent>,
-                                        eventCount: inout Int) {
+                                        eventCount: inout Int, sharing: Bool) {
         let elapsed = framesSinceUpdate
         framesSinceUpdate = 0
         // True when this point ends a whole period begun at the previous one.
@@ -515,12 +540,29 @@ struct Voice {
             // to change leaves no event, so the filter batch's spans stay long.
             var event = FilterEvent(offset: offset, kind: .flush)
             let fc = filterCutoffCents + modLfo * modLfoToFilter + modEnv * modEnvToFilter
-            if fc != lastFilterCents || !filter.isPrimed {
+            filterQuietFrames += elapsed
+            if fc != lastFilterCents || filterQ != lastFilterQ || !filter.isPrimed {
                 lastFilterCents = fc
+                lastFilterQ = filterQ
                 let primed = filter.isPrimed
                 if let table = cutoffTable,
                    let target = filter.coefficients(cutoffCents: fc, qCentibels: filterQ, table: table) {
                     event = FilterEvent(offset: offset, kind: primed ? .glide : .snap, frames: period, target: target)
+                    filterTarget = target
+                    filterQuietFrames = 0
+                }
+            }
+            // A glide lasts one full period: past that the coefficients are exactly the target.
+            // Asking only after 16 periods (23 ms at 44.1 kHz) keeps short notes, which would
+            // each fill a shared filter of their own for a moment, on their own filters. (Asked
+            // at every point, in or out: whether the voice is in is settled by the batch after
+            // the whole chunk, so the voice's own view of it would depend on chunk length.)
+            // While the modulation envelope still moves the cutoff, even by less than a step
+            // worth a new target, the voice would join and leave over and over.
+            if event.kind == .flush && sharing && filterQuietFrames >= 16 * period
+                && (modEnvToFilter == 0 || modulationEnvelope.isSteady) {
+                if filterMayShare(cutoffCents: fc) {
+                    event = FilterEvent(offset: offset, kind: .join, frames: -1, target: filterTarget)
                 }
             }
             if event.kind != .flush || DenormalMode.explicitFilterFlush {
@@ -581,6 +623,25 @@ struct Voice {
         }
         let now = ramp.current
         ramp = GainRamp(start: now, step: (target - now) / Float(period), index: 0)
+    }
+
+    /// A settled filter may be shared (``SharedFilters``) when sharing cannot be told apart from
+    /// filtering alone: its ring — 60 dB of decay, 6.9 · Q / (π · fc) for this 2-pole filter —
+    /// lasts at most 2 ms, so what it still rings when the voice ends (FluidSynth cuts it, a
+    /// shared filter lets it ring out) lies far below the release's −90 dB end; and the envelope
+    /// can move the cutoff by at most 1 cent within that ring, so a voice leaving when its
+    /// cutoff moves leaves a ring that its own filter would have played just the same. The LFO
+    /// must not reach the cutoff at all (in its delay the cutoff holds still, then moves).
+    mutating private func filterMayShare(cutoffCents fc: Float) -> Bool {
+        guard modLfoToFilter == 0 else { return false }
+        if fc != filterRingCents || filterQ != filterRingQ {
+            filterRingCents = fc
+            filterRingQ = filterQ
+            let q = powf(10, (filterQ / 10 - 3.01) / 20)
+            filterRing = 6.9 * q / (Float.pi * Units.absoluteCentsToHertz(fc))
+        }
+        let centsPerSecond = abs(modEnvToFilter) * modulationEnvelope.fastestFall * Float(outputRate)
+        return filterRing <= 0.002 && centsPerSecond * filterRing <= 1
     }
 
     private var usesModulationLFO: Bool { modLfoToPitch != 0 || modLfoToFilter != 0 || modLfoToVolume != 0 }

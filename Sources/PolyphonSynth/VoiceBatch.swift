@@ -10,8 +10,12 @@
 /// voices, summed in pool order): a fixed order however render calls are sliced, since whether
 /// a voice is filtered changes only with events, which start a chunk. Effect sends are always
 /// mixed one voice at a time, in pool order. The filter lanes are independent, so batching
-/// never changes a voice's sound. Everything is allocated up front: rendering allocates
-/// nothing.
+/// never changes a voice's sound.
+///
+/// Voices whose filters have settled mix into shared filters instead, one per filter setting
+/// and bus (``SharedFilters``): their frames in a shared filter skip the lanes and the mix, and
+/// the shared filters' output is added to each bus last. Everything is allocated up
+/// front: rendering allocates nothing.
 final class VoiceBatch {
     /// Voices rendered per window: their buffers (window × chunk floats) stay in cache.
     static let window = 32
@@ -26,7 +30,7 @@ final class VoiceBatch {
     // The lanes of a filter batch; unused lanes point at the spares.
     private let laneFilters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
     private let laneBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    private let laneEvents: UnsafeMutablePointer<UnsafePointer<FilterEvent>>
+    private let laneEvents: UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>
     private let laneEventCounts: UnsafeMutablePointer<Int>
     private let spareFilter: UnsafeMutablePointer<LowPassFilter>
     private let spareBuffer: UnsafeMutablePointer<Float>
@@ -40,6 +44,11 @@ final class VoiceBatch {
     private let laneSlots: UnsafeMutablePointer<Int>
     /// Per window slot: the dry signal was mixed with its filter batch.
     private let batchMixed: UnsafeMutablePointer<Bool>
+    /// Per window slot: every frame went into a shared filter (nothing left to filter or mix),
+    /// and: a join's handed-over state is to be collected after the lanes ran.
+    private let sharedOnly: UnsafeMutablePointer<Bool>
+    private let joinPending: UnsafeMutablePointer<Bool>
+    private let shared: SharedFilters
 
     init(chunkFrames: Int) {
         self.chunkFrames = chunkFrames
@@ -62,7 +71,7 @@ final class VoiceBatch {
         laneBuffers = .allocate(capacity: FilterBatch.lanes)
         laneBuffers.initialize(repeating: spareBuffer, count: FilterBatch.lanes)
         laneEvents = .allocate(capacity: FilterBatch.lanes)
-        laneEvents.initialize(repeating: UnsafePointer(events), count: FilterBatch.lanes)
+        laneEvents.initialize(repeating: events, count: FilterBatch.lanes)
         laneEventCounts = .allocate(capacity: FilterBatch.lanes)
         laneEventCounts.initialize(repeating: 0, count: FilterBatch.lanes)
         filterOffset = MemoryLayout<Voice>.offset(of: \Voice.filter)!
@@ -78,6 +87,11 @@ final class VoiceBatch {
         laneSlots.initialize(repeating: 0, count: FilterBatch.lanes)
         batchMixed = .allocate(capacity: w)
         batchMixed.initialize(repeating: false, count: w)
+        sharedOnly = .allocate(capacity: w)
+        sharedOnly.initialize(repeating: false, count: w)
+        joinPending = .allocate(capacity: w)
+        joinPending.initialize(repeating: false, count: w)
+        shared = SharedFilters(chunkFrames: chunkFrames)
     }
 
     deinit {
@@ -98,16 +112,25 @@ final class VoiceBatch {
         lanePans.deallocate()
         laneSlots.deallocate()
         batchMixed.deallocate()
+        sharedOnly.deallocate()
+        joinPending.deallocate()
     }
 
     /// Renders `count` (≤ chunk) frames of every active voice into the buses `target(voice)` names;
-    /// `sharedTarget` is that bus when it is the same for every voice.
+    /// `sharedTarget` is that bus when it is the same for every voice. `bus(voice)` is the index
+    /// of the voice's bus and `busTarget(index)` that bus (`target(voice)` is
+    /// `busTarget(bus(voice))`). `clock` is the synthesizer's frame count at the chunk's start.
     @inline(__always)
     func render(voices: UnsafeMutablePointer<Voice>, voiceCount: Int, count: Int,
-                interpolation: Interpolation, tables: InterpolationTables,
-                sharedTarget: MixTarget?, target: (Int) -> MixTarget) {
+                interpolation: Interpolation, tables: InterpolationTables, clock: Int64,
+                sharedTarget: MixTarget?, bus: (Int) -> Int, busTarget: (Int) -> MixTarget) {
         let grouped = sharedTarget != nil
+        @inline(__always) func target(_ v: Int) -> MixTarget { busTarget(bus(v)) }
         anyBatchMixed = false
+        sharing = sharesFilters
+        // Shared filters run while voices may join them or they still ring.
+        let runsShared = sharing || shared.isActive
+        if runsShared { shared.begin(count: count) }
         var next = 0
         while next < voiceCount {
             var w = 0
@@ -119,8 +142,10 @@ final class VoiceBatch {
                 next += 1
             }
             if w == 0 { break }
-            renderWindow(voices, w, count, interpolation, tables, grouped)
-            for k in 0..<w where produced[k] > 0 {
+            renderWindow(voices, w, count, interpolation, tables, grouped, runsShared, bus, busTarget)
+            // The window's buffers are reused by the next one: members waiting go in now.
+            if runsShared { shared.flush() }
+            for k in 0..<w where produced[k] > 0 && !sharedOnly[k] {
                 let v = voiceIndices[k]
                 if batchMixed[k] {
                     voices[v].mixSends(buffers + k * chunkFrames, produced[k], target(v))
@@ -136,7 +161,18 @@ final class VoiceBatch {
                 r[i] += fr[i]
             }
         }
+        if runsShared { shared.finish(count: count, clock: clock, into: busTarget) }
     }
+
+    /// Let settled voice filters share (``SharedFilters``); off only to compare in tests.
+    var sharesFilters = true
+    /// Voice frames mixed into a shared filter so far (for tests).
+    private(set) var sharedFrames = 0
+    /// Voices may join shared filters this chunk.
+    private var sharing = false
+
+    /// Silences the shared filters (all sound off, reset).
+    func clearSharedFilters() { shared.clear() }
 
     /// True once a filter batch of the current chunk has mixed into the filtered bus.
     private var anyBatchMixed = false
@@ -148,7 +184,8 @@ final class VoiceBatch {
     private(set) var twinFrames = 0
 
     private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int,
-                              _ interpolation: Interpolation, _ tables: InterpolationTables, _ grouped: Bool) {
+                              _ interpolation: Interpolation, _ tables: InterpolationTables, _ grouped: Bool,
+                              _ runsShared: Bool, _ bus: (Int) -> Int, _ busTarget: (Int) -> MixTarget) {
         var lanes = 0
         var next = 0
         var pairFrames = 0
@@ -163,7 +200,7 @@ final class VoiceBatch {
                     into: buffers + k * chunkFrames, buffers + (k + 1) * chunkFrames,
                     events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
                     eventCounts: &eventCounts[k], &eventCounts[k + 1], tables: tables, scratch: scratch,
-                    twinFrames: &pairFrames)
+                    sharing: sharing, twinFrames: &pairFrames)
                 enqueue(k)
                 enqueue(k + 1)
                 next += 2
@@ -171,7 +208,7 @@ final class VoiceBatch {
                 produced[next] = voices[v].renderSource(count: count, into: buffers + next * chunkFrames,
                                                         events: events + next * eventCapacity,
                                                         eventCount: &eventCounts[next], interpolation: interpolation,
-                                                        tables: tables, scratch: scratch)
+                                                        tables: tables, scratch: scratch, sharing: sharing)
                 enqueue(next)
                 next += 1
             }
@@ -181,9 +218,15 @@ final class VoiceBatch {
         /// Puts window slot `k` into the next filter lane if its voice sounded and is filtered.
         @inline(__always) func enqueue(_ k: Int) {
             batchMixed[k] = false
+            sharedOnly[k] = false
+            joinPending[k] = false
             let v = voiceIndices[k], n = produced[k]
             let out = buffers + k * chunkFrames
             let voiceEvents = events + k * eventCapacity
+            if runsShared && (sharing || voices[v].filterGroup >= 0) {
+                let b = bus(v)
+                if !route(k, voices + v, n, out, voiceEvents, bus: b, target: busTarget(b)) { return }
+            }
             guard n > 0 && voices[v].isFiltered else { return }
             // The filter runs over the whole chunk: a voice that ended early feeds it silence.
             if n < count { (out + n).update(repeating: 0, count: count - n) }
@@ -191,7 +234,7 @@ final class VoiceBatch {
                 .assumingMemoryBound(to: LowPassFilter.self)
             laneFilters[lanes] = filter
             laneBuffers[lanes] = out
-            laneEvents[lanes] = UnsafePointer(voiceEvents)
+            laneEvents[lanes] = voiceEvents
             laneEventCounts[lanes] = eventCounts[k]
             lanePans[lanes] = voices[v].panGains
             laneSlots[lanes] = k
@@ -210,6 +253,74 @@ final class VoiceBatch {
             }
             runFilters(count, lanes, grouped)
         }
+        // The lanes ran: collect the state each joining voice's filter handed over.
+        for k in 0..<w where joinPending[k] {
+            let e = events + k * eventCapacity
+            for j in 0..<eventCounts[k] where e[j].kind == .join {
+                shared.setState(e[j].target, ofJoin: e[j].frames)
+            }
+        }
+    }
+
+    /// Sends the frames of window slot `k` that belong in a shared filter there, following the
+    /// voice's joins (`.join` events, accepted here or turned into flushes) and leaves (a new
+    /// filter target while in), and zeroes them in the voice's buffer. Returns whether the
+    /// voice's own filter still has work this chunk: frames of its own, or a state to hand over.
+    private func route(_ k: Int, _ voice: UnsafeMutablePointer<Voice>, _ n: Int, _ out: UnsafeMutablePointer<Float>,
+                       _ voiceEvents: UnsafeMutablePointer<FilterEvent>, bus: Int, target: MixTarget) -> Bool {
+        var member = voice.pointee.filterGroup
+        // Not filtered any more, sharing switched off, or another bus or gains (a pan or send
+        // controller): the voice leaves at the chunk's start.
+        let gains = voice.pointee.busGains(target)
+        if member >= 0 && (!sharing || !voice.pointee.isFiltered || !shared.matches(member, bus: bus, gains: gains)) {
+            member = -1
+        }
+        var start = 0            // where the current stretch (own or shared) began
+        var ownFrames = 0
+        var joined = false
+        for j in 0..<eventCounts[k] {
+            let offset = min(Int(voiceEvents[j].offset), n)
+            switch voiceEvents[j].kind {
+            case .join:
+                if member < 0 && offset < n,
+                   let (group, join) = shared.join(coefficients: voiceEvents[j].target, gains: gains, bus: bus,
+                                                   offset: offset) {
+                    ownFrames += offset - start
+                    member = group
+                    start = offset
+                    voiceEvents[j].frames = join
+                    joined = true
+                } else {
+                    voiceEvents[j].kind = .flush  // already in, or no shared filter free
+                }
+            case .glide, .snap:
+                if member >= 0 {
+                    // The cutoff moves: the voice leaves and filters on its own from silence.
+                    shared.add(out, from: start, to: offset, group: member, deferred: false)
+                    sharedFrames += offset - start
+                    (out + start).update(repeating: 0, count: offset - start)
+                    member = -1
+                    start = offset
+                }
+            case .flush, .inject, .settle:
+                break
+            }
+        }
+        if member >= 0 {
+            // A voice that joined this chunk gets its buffer cleared below: add it at once.
+            shared.add(out, from: start, to: n, group: member, deferred: !joined)
+            sharedFrames += n - start
+        } else {
+            ownFrames += n - start
+        }
+        let ownWork = ownFrames > 0 || joined
+        if member >= 0 && ownWork { (out + start).update(repeating: 0, count: n - start) }
+        joinPending[k] = joined
+        sharedOnly[k] = !ownWork
+        member = voice.pointee.isActive ? member : -1
+        voice.pointee.filterGroup = member
+        if member >= 0 { shared.addMember(member) }
+        return ownWork
     }
 
     @inline(__always)

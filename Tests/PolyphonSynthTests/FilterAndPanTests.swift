@@ -128,14 +128,14 @@ struct FilterAndPanTests {
             }
             let filterPointers = UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>.allocate(capacity: lanes)
             let bufferPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: lanes)
-            let eventPointers = UnsafeMutablePointer<UnsafePointer<FilterEvent>>.allocate(capacity: lanes)
+            let eventPointers = UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>.allocate(capacity: lanes)
             let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: lanes)
             let eventStore = UnsafeMutablePointer<FilterEvent>.allocate(capacity: lanes)
             eventStore.initialize(from: events, count: lanes)
             for lane in 0..<lanes {
                 filterPointers[lane] = filters + lane
                 bufferPointers[lane] = buffers[lane]
-                eventPointers[lane] = UnsafePointer(eventStore + lane)
+                eventPointers[lane] = eventStore + lane
                 eventCounts[lane] = 1
             }
             LowPassFilter.process(FilterBatch(filters: filterPointers, buffers: bufferPointers,

@@ -1,0 +1,366 @@
+/// Filters shared by voices whose own filters have settled on the same coefficients.
+///
+/// The voice filter is linear, and while its coefficients hold still it is also time-invariant:
+/// the sum of many voices' filtered signals is then the filter of their summed signal. A voice
+/// whose cutoff has held still for 16 control periods (a held note of a preset with a fixed
+/// cutoff, or whose modulation envelope sits in its sustain) therefore stops running a filter
+/// of its own: its dry signal is added to the input of a shared filter with the same coefficients,
+/// output bus and bus gains (pan, reverb and chorus send), and its filter's state is added to
+/// the shared filter's state at the frame it joins. The shared filter's output is mixed with
+/// those gains. A hundred held string notes then cost two filters (one per pan) instead of a
+/// hundred, and a filter shared by one voice costs about what the voice's own did.
+///
+/// The same sound, to rounding, while a voice is in: what it filtered is in the shared state.
+/// A voice leaves when its cutoff moves again (a release sweeping the filter, a controller or
+/// NRPN) or its gains change, and starts its own filter afresh from silence; what it had put
+/// into the shared state rings out there as it was, instead of gliding with the voice. Likewise
+/// a member that ends (or is cut by All Sound Off on its channel) leaves its filter's ring-out
+/// in the shared state instead of dropping it. The voice decides which filters may share so
+/// that these rings stay inaudible (``Voice``'s `filterMayShare`); `SharedFilterTests`
+/// measures the differences.
+///
+/// Joins and leaves happen at the voices' own control points, members add their signal in
+/// voice-pool order, and shared filters are summed into their bus in the order of their
+/// coefficients and gains, so the output never depends on how render calls are sliced. (Should
+/// more than ``capacity`` distinct settled filters ring at once, further voices keep their own
+/// filters.) Everything is allocated up front.
+final class SharedFilters {
+    /// Shared filters at most; a voice that finds none free keeps its own and asks again.
+    static let capacity = 64
+    /// Joins recorded per chunk at most (a join is rare: at most once per voice and period).
+    static let joinCapacity = 1024
+    /// Members added to an input in one pass.
+    static let batch = 8
+
+    private struct Group {
+        var coefficients = SIMD4<Float>(repeating: 0)
+        /// Left, right, reverb and chorus gains its output is mixed with.
+        var gains = SIMD4<Float>(repeating: 0)
+        var bus = 0
+        var inUse = false
+        /// Voices in it at the end of the chunk (counted by the voice batch).
+        var members = 0
+        /// Members whose whole chunk waits to be added in one pass (``add``).
+        var pending = 0
+    }
+
+    /// A voice's filter state entering a shared filter at a frame.
+    private struct Join {
+        var group: Int32
+        var offset: Int32
+        var state = SIMD2<Float>(repeating: 0)
+    }
+
+    private let chunkFrames: Int
+    private let groups: UnsafeMutablePointer<Group>
+    /// The shared filters themselves, run eight at a time like voices' (``LowPassFilter/process(_:count:)``).
+    private let filters: UnsafeMutablePointer<LowPassFilter>
+    /// Per group, `chunkFrames` of input (the filter writes its output over it).
+    private let inputs: UnsafeMutablePointer<Float>
+    private let joins: UnsafeMutablePointer<Join>
+    private var joinCount = 0
+    /// The filters' events of the chunk (state handed over, denormal flushes), group by group.
+    private let events: UnsafeMutablePointer<FilterEvent>
+    private let eventCapacity: Int
+    private let groupOrder: UnsafeMutablePointer<Int>
+    private let pendingSignals: UnsafeMutablePointer<UnsafePointer<Float>>
+    private var count = 0
+    // One filter batch's lanes; unused lanes point at the spares.
+    private let laneFilters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
+    private let laneBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let laneEvents: UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>
+    private let laneEventCounts: UnsafeMutablePointer<Int>
+    private let spareFilter: UnsafeMutablePointer<LowPassFilter>
+    private let spareBuffer: UnsafeMutablePointer<Float>
+
+    init(chunkFrames: Int) {
+        self.chunkFrames = chunkFrames
+        let c = Self.capacity
+        groups = .allocate(capacity: c)
+        groups.initialize(repeating: Group(), count: c)
+        filters = .allocate(capacity: c)
+        filters.initialize(repeating: LowPassFilter(), count: c)
+        inputs = .allocate(capacity: c * chunkFrames)
+        inputs.initialize(repeating: 0, count: c * chunkFrames)
+        joins = .allocate(capacity: Self.joinCapacity)
+        joins.initialize(repeating: Join(group: 0, offset: 0), count: Self.joinCapacity)
+        // Every join, plus a settle point per 256 frames for each filter.
+        eventCapacity = Self.joinCapacity + c * (chunkFrames / 256 + 2)
+        events = .allocate(capacity: eventCapacity)
+        events.initialize(repeating: FilterEvent(offset: 0, kind: .flush), count: eventCapacity)
+        groupOrder = .allocate(capacity: c)
+        groupOrder.initialize(repeating: 0, count: c)
+        pendingSignals = .allocate(capacity: c * Self.batch)
+        pendingSignals.initialize(repeating: UnsafePointer(inputs), count: c * Self.batch)
+        spareFilter = .allocate(capacity: 1)
+        spareFilter.initialize(to: LowPassFilter())
+        spareBuffer = .allocate(capacity: chunkFrames)
+        spareBuffer.initialize(repeating: 0, count: chunkFrames)
+        laneFilters = .allocate(capacity: FilterBatch.lanes)
+        laneFilters.initialize(repeating: spareFilter, count: FilterBatch.lanes)
+        laneBuffers = .allocate(capacity: FilterBatch.lanes)
+        laneBuffers.initialize(repeating: spareBuffer, count: FilterBatch.lanes)
+        laneEvents = .allocate(capacity: FilterBatch.lanes)
+        laneEvents.initialize(repeating: events, count: FilterBatch.lanes)
+        laneEventCounts = .allocate(capacity: FilterBatch.lanes)
+        laneEventCounts.initialize(repeating: 0, count: FilterBatch.lanes)
+    }
+
+    deinit {
+        groups.deallocate()
+        filters.deallocate()
+        inputs.deallocate()
+        joins.deallocate()
+        events.deallocate()
+        groupOrder.deallocate()
+        pendingSignals.deallocate()
+        spareFilter.deallocate()
+        spareBuffer.deallocate()
+        laneFilters.deallocate()
+        laneBuffers.deallocate()
+        laneEvents.deallocate()
+        laneEventCounts.deallocate()
+    }
+
+    /// True while some shared filter has members or is still ringing.
+    var isActive: Bool {
+        for g in 0..<Self.capacity where groups[g].inUse { return true }
+        return false
+    }
+
+    /// Silences every shared filter (all sound off, reset).
+    func clear() {
+        for g in 0..<Self.capacity {
+            groups[g] = Group()
+            filters[g] = LowPassFilter()
+        }
+        joinCount = 0
+    }
+
+    @inline(__always)
+    private func input(_ g: Int) -> UnsafeMutablePointer<Float> { inputs + g * chunkFrames }
+
+    /// Starts a chunk of `count` frames: clears the inputs of the filters in use (which hold
+    /// the last chunk's output).
+    func begin(count: Int) {
+        self.count = count
+        joinCount = 0
+        for g in 0..<Self.capacity where groups[g].inUse {
+            input(g).update(repeating: 0, count: count)
+            groups[g].members = 0
+        }
+    }
+
+    /// Records that a voice joins the shared filter with `coefficients`, `bus` and bus `gains`
+    /// at frame `offset` of this chunk: returns the group and the join's index (where
+    /// ``setState(_:ofJoin:)`` puts the state the voice's filter hands over), or nil when every
+    /// shared filter is taken.
+    func join(coefficients: SIMD4<Float>, gains: SIMD4<Float>, bus: Int, offset: Int) -> (group: Int, join: Int)? {
+        guard joinCount < Self.joinCapacity else { return nil }
+        var free = -1
+        var found = -1
+        for g in 0..<Self.capacity {
+            if groups[g].inUse {
+                if groups[g].coefficients == coefficients && groups[g].gains == gains && groups[g].bus == bus {
+                    found = g
+                    break
+                }
+            } else if free < 0 {
+                free = g
+            }
+        }
+        if found < 0 {
+            guard free >= 0 else { return nil }
+            found = free
+            groups[found] = Group(coefficients: coefficients, gains: gains, bus: bus, inUse: true)
+            filters[found] = LowPassFilter()
+            filters[found].apply(FilterEvent(offset: 0, kind: .snap, target: coefficients))
+            // The input of a filter not in use was not cleared by `begin`.
+            input(found).update(repeating: 0, count: chunkFrames)
+        }
+        joins[joinCount] = Join(group: Int32(found), offset: Int32(offset))
+        joinCount += 1
+        return (found, joinCount - 1)
+    }
+
+    /// The state (hist1, hist2, …) a joining voice's filter handed over.
+    func setState(_ state: SIMD4<Float>, ofJoin j: Int) {
+        joins[j].state = SIMD2(state[0], state[1])
+    }
+
+    /// Whether group `g` is the one for this bus and these gains.
+    func matches(_ g: Int, bus: Int, gains: SIMD4<Float>) -> Bool {
+        groups[g].bus == bus && groups[g].gains == gains
+    }
+
+    /// Counts a voice that is in `group` at the end of the chunk.
+    func addMember(_ group: Int) { groups[group].members += 1 }
+
+    /// Adds frames `from..<to` of a member's dry signal into the shared filter's input. A whole
+    /// chunk may wait (`deferred`) for up to ``batch`` members to be added in one pass
+    /// (``flush()``; `signal` must stay as it is until then). Each input frame is summed member
+    /// by member in the order of the calls either way, so the bits are the same.
+    func add(_ signal: UnsafePointer<Float>, from: Int, to: Int, group g: Int, deferred: Bool) {
+        if deferred && from == 0 && to == count {
+            pendingSignals[g * Self.batch + groups[g].pending] = signal
+            groups[g].pending += 1
+            if groups[g].pending == Self.batch { flush(g) }
+            return
+        }
+        flush(g)
+        let x = input(g)
+        for i in from..<to { x[i] += signal[i] }
+    }
+
+    /// Adds every member still waiting (before their signals are overwritten).
+    func flush() {
+        for g in 0..<Self.capacity where groups[g].pending > 0 { flush(g) }
+    }
+
+    /// Adds group `g`'s waiting members into its input, one pass for all.
+    private func flush(_ g: Int) {
+        let n = groups[g].pending
+        guard n > 0 else { return }
+        let s = pendingSignals + g * Self.batch
+        groups[g].pending = 0
+        let x = input(g)
+        if n < Self.batch {
+            // A few: one pass each (the same sums, in the same order).
+            for k in 0..<n {
+                let p = s[k]
+                for i in 0..<count { x[i] += p[i] }
+            }
+            return
+        }
+        let p0 = s[0], p1 = s[1], p2 = s[2], p3 = s[3], p4 = s[4], p5 = s[5], p6 = s[6], p7 = s[7]
+        @inline(__always) func load(_ q: UnsafePointer<Float>, _ i: Int) -> SIMD4<Float> {
+            UnsafeRawPointer(q + i).loadUnaligned(as: SIMD4<Float>.self)
+        }
+        var i = 0
+        while i &+ 4 <= count {
+            // One at a time, in call order.
+            var v = load(x, i)
+            v += load(p0, i); v += load(p1, i); v += load(p2, i); v += load(p3, i)
+            v += load(p4, i); v += load(p5, i); v += load(p6, i); v += load(p7, i)
+            UnsafeMutableRawPointer(x + i).storeBytes(of: v, as: SIMD4<Float>.self)
+            i &+= 4
+        }
+        while i < count {
+            var v = x[i]
+            for k in 0..<Self.batch { v += s[k][i] }
+            x[i] = v
+            i += 1
+        }
+    }
+
+    /// Runs the shared filters over the chunk, eight at a time, and mixes each one's output
+    /// into its bus (`busTarget(bus)`) with its gains, in the order of their buses,
+    /// coefficients and gains; frees those with no member left whose state has died away.
+    /// `clock` is the synthesizer's frame count at the chunk's start (for the denormal flush).
+    func finish(count: Int, clock: Int64, into busTarget: (Int) -> MixTarget) {
+        var live = 0
+        var used = 0
+        var lanes = 0
+        for g in 0..<Self.capacity where groups[g].inUse {
+            // Insertion by bus, coefficients and gains: a fixed order whatever the slots.
+            var k = live
+            while k > 0 && precedes(g, groupOrder[k - 1]) {
+                groupOrder[k] = groupOrder[k - 1]
+                k -= 1
+            }
+            groupOrder[k] = g
+            live += 1
+            let first = used
+            used = collectEvents(g, count, clock, at: used)
+            laneFilters[lanes] = filters + g
+            laneBuffers[lanes] = input(g)
+            laneEvents[lanes] = events + first
+            laneEventCounts[lanes] = used - first
+            lanes += 1
+            if lanes == FilterBatch.lanes {
+                runFilters(count)
+                lanes = 0
+            }
+        }
+        if lanes > 0 {
+            for l in lanes..<FilterBatch.lanes {
+                laneFilters[l] = spareFilter
+                laneBuffers[l] = spareBuffer
+                laneEventCounts[l] = 0
+            }
+            runFilters(count)
+        }
+        for k in 0..<live {
+            let g = groupOrder[k]
+            let target = busTarget(groups[g].bus)
+            let y = input(g), gains = groups[g].gains
+            let tl = target.left, tr = target.right, gl = gains[0], gr = gains[1]
+            for i in 0..<count {
+                tl[i] += y[i] * gl
+                tr[i] += y[i] * gr
+            }
+            if let rv = target.reverb, gains[2] != 0 {
+                let s = gains[2]
+                for i in 0..<count { rv[i] += y[i] * s }
+            }
+            if let ch = target.chorus, gains[3] != 0 {
+                let s = gains[3]
+                for i in 0..<count { ch[i] += y[i] * s }
+            }
+            if groups[g].members == 0 && filters[g].hist1 == 0 && filters[g].hist2 == 0 {
+                groups[g].inUse = false
+            }
+        }
+    }
+
+    private func runFilters(_ count: Int) {
+        LowPassFilter.process(FilterBatch(filters: laneFilters, buffers: laneBuffers, events: laneEvents,
+                                          eventCounts: laneEventCounts), count: count)
+    }
+
+    /// Writes group `g`'s events for the chunk from `events[start]` on, in frame order: each
+    /// join's handed-over state (voice-pool order within a frame) and a settle point (`.settle`)
+    /// every 256 frames of the synthesizer's clock. Returns the end.
+    private func collectEvents(_ g: Int, _ count: Int, _ clock: Int64, at start: Int) -> Int {
+        var n = start
+        for j in 0..<joinCount where Int(joins[j].group) == g {
+            let e = FilterEvent(offset: Int(joins[j].offset), kind: .inject,
+                                target: SIMD4(joins[j].state[0], joins[j].state[1], 0, 0))
+            // Stable insertion by frame (joins were recorded in pool order).
+            var k = n
+            while k > start && events[k - 1].offset > e.offset {
+                events[k] = events[k - 1]
+                k -= 1
+            }
+            events[k] = e
+            n += 1
+        }
+        // Merge settle points at the clock's 256-frame grid in front of the injections at their
+        // frame: a ring below 1e-8 (−160 dBFS) ends there, so a filter whose members have left
+        // is freed within a few milliseconds (and a resonant one left without input cannot
+        // hang on in a limit cycle of tiny numbers).
+        var frame = Int((256 - (clock & 255)) & 255)
+        while frame < count {
+            var k = n
+            while k > start && events[k - 1].offset >= Int32(frame) {
+                events[k] = events[k - 1]
+                k -= 1
+            }
+            events[k] = FilterEvent(offset: frame, kind: .settle)
+            n += 1
+            frame += 256
+        }
+        return n
+    }
+
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        let x = groups[a], y = groups[b]
+        if x.bus != y.bus { return x.bus < y.bus }
+        let c = x.coefficients, d = y.coefficients
+        if c[0] != d[0] { return c[0] < d[0] }
+        if c[1] != d[1] { return c[1] < d[1] }
+        if c[3] != d[3] { return c[3] < d[3] }
+        for i in 0..<4 where x.gains[i] != y.gains[i] { return x.gains[i] < y.gains[i] }
+        return false
+    }
+}
