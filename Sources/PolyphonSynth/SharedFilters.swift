@@ -65,13 +65,7 @@ final class SharedFilters {
     private let groupOrder: UnsafeMutablePointer<Int>
     private let pendingSignals: UnsafeMutablePointer<UnsafePointer<Float>>
     private var count = 0
-    // One filter batch's lanes; unused lanes point at the spares.
-    private let laneFilters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
-    private let laneBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    private let laneEvents: UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>
-    private let laneEventCounts: UnsafeMutablePointer<Int>
-    private let spareFilter: UnsafeMutablePointer<LowPassFilter>
-    private let spareBuffer: UnsafeMutablePointer<Float>
+    private let lanes: FilterLanes
 
     init(chunkFrames: Int) {
         self.chunkFrames = chunkFrames
@@ -92,18 +86,7 @@ final class SharedFilters {
         groupOrder.initialize(repeating: 0, count: c)
         pendingSignals = .allocate(capacity: c * Self.batch)
         pendingSignals.initialize(repeating: UnsafePointer(inputs), count: c * Self.batch)
-        spareFilter = .allocate(capacity: 1)
-        spareFilter.initialize(to: LowPassFilter())
-        spareBuffer = .allocate(capacity: chunkFrames)
-        spareBuffer.initialize(repeating: 0, count: chunkFrames)
-        laneFilters = .allocate(capacity: FilterBatch.lanes)
-        laneFilters.initialize(repeating: spareFilter, count: FilterBatch.lanes)
-        laneBuffers = .allocate(capacity: FilterBatch.lanes)
-        laneBuffers.initialize(repeating: spareBuffer, count: FilterBatch.lanes)
-        laneEvents = .allocate(capacity: FilterBatch.lanes)
-        laneEvents.initialize(repeating: events, count: FilterBatch.lanes)
-        laneEventCounts = .allocate(capacity: FilterBatch.lanes)
-        laneEventCounts.initialize(repeating: 0, count: FilterBatch.lanes)
+        lanes = FilterLanes(frames: chunkFrames)
     }
 
     deinit {
@@ -114,12 +97,6 @@ final class SharedFilters {
         events.deallocate()
         groupOrder.deallocate()
         pendingSignals.deallocate()
-        spareFilter.deallocate()
-        spareBuffer.deallocate()
-        laneFilters.deallocate()
-        laneBuffers.deallocate()
-        laneEvents.deallocate()
-        laneEventCounts.deallocate()
     }
 
     /// True while some shared filter has members or is still ringing.
@@ -260,7 +237,6 @@ final class SharedFilters {
     func finish(count: Int, clock: Int64, into busTarget: (Int) -> MixTarget) {
         var live = 0
         var used = 0
-        var lanes = 0
         for g in 0..<Self.capacity where groups[g].inUse {
             // Insertion by bus, coefficients and gains: a fixed order whatever the slots.
             var k = live
@@ -272,24 +248,11 @@ final class SharedFilters {
             live += 1
             let first = used
             used = collectEvents(g, count, clock, at: used)
-            laneFilters[lanes] = filters + g
-            laneBuffers[lanes] = input(g)
-            laneEvents[lanes] = events + first
-            laneEventCounts[lanes] = used - first
-            lanes += 1
-            if lanes == FilterBatch.lanes {
-                runFilters(count)
-                lanes = 0
+            if lanes.append(filters + g, buffer: input(g), events: events + first, eventCount: used - first) {
+                lanes.process(frames: count)
             }
         }
-        if lanes > 0 {
-            for l in lanes..<FilterBatch.lanes {
-                laneFilters[l] = spareFilter
-                laneBuffers[l] = spareBuffer
-                laneEventCounts[l] = 0
-            }
-            runFilters(count)
-        }
+        if lanes.count > 0 { lanes.process(frames: count) }
         for k in 0..<live {
             let g = groupOrder[k]
             let target = busTarget(groups[g].bus)
@@ -311,11 +274,6 @@ final class SharedFilters {
                 groups[g].inUse = false
             }
         }
-    }
-
-    private func runFilters(_ count: Int) {
-        LowPassFilter.process(FilterBatch(filters: laneFilters, buffers: laneBuffers, events: laneEvents,
-                                          eventCounts: laneEventCounts), count: count)
     }
 
     /// Writes group `g`'s events for the chunk from `events[start]` on, in frame order: each

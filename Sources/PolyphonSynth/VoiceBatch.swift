@@ -27,13 +27,7 @@ final class VoiceBatch {
     private let buffers: UnsafeMutablePointer<Float>
     private let events: UnsafeMutablePointer<FilterEvent>
     private let eventCounts: UnsafeMutablePointer<Int>
-    // The lanes of a filter batch; unused lanes point at the spares.
-    private let laneFilters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
-    private let laneBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    private let laneEvents: UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>
-    private let laneEventCounts: UnsafeMutablePointer<Int>
-    private let spareFilter: UnsafeMutablePointer<LowPassFilter>
-    private let spareBuffer: UnsafeMutablePointer<Float>
+    private let lanes: FilterLanes
     private let filterOffset: Int
     /// The oscillators' widened sample points (see ``Oscillator/scratchPoints``).
     private let scratch: UnsafeMutablePointer<Float>
@@ -62,18 +56,7 @@ final class VoiceBatch {
         events.initialize(repeating: FilterEvent(offset: 0, kind: .flush), count: w * eventCapacity)
         eventCounts = .allocate(capacity: w)
         eventCounts.initialize(repeating: 0, count: w)
-        spareFilter = .allocate(capacity: 1)
-        spareFilter.initialize(to: LowPassFilter())
-        spareBuffer = .allocate(capacity: chunkFrames)
-        spareBuffer.initialize(repeating: 0, count: chunkFrames)
-        laneFilters = .allocate(capacity: FilterBatch.lanes)
-        laneFilters.initialize(repeating: spareFilter, count: FilterBatch.lanes)
-        laneBuffers = .allocate(capacity: FilterBatch.lanes)
-        laneBuffers.initialize(repeating: spareBuffer, count: FilterBatch.lanes)
-        laneEvents = .allocate(capacity: FilterBatch.lanes)
-        laneEvents.initialize(repeating: events, count: FilterBatch.lanes)
-        laneEventCounts = .allocate(capacity: FilterBatch.lanes)
-        laneEventCounts.initialize(repeating: 0, count: FilterBatch.lanes)
+        lanes = FilterLanes(frames: chunkFrames)
         filterOffset = MemoryLayout<Voice>.offset(of: \Voice.filter)!
         scratch = .allocate(capacity: Oscillator.scratchPoints)
         scratch.initialize(repeating: 0, count: Oscillator.scratchPoints)
@@ -100,12 +83,6 @@ final class VoiceBatch {
         buffers.deallocate()
         events.deallocate()
         eventCounts.deallocate()
-        spareFilter.deallocate()
-        spareBuffer.deallocate()
-        laneFilters.deallocate()
-        laneBuffers.deallocate()
-        laneEvents.deallocate()
-        laneEventCounts.deallocate()
         scratch.deallocate()
         filteredLeft.deallocate()
         filteredRight.deallocate()
@@ -186,7 +163,6 @@ final class VoiceBatch {
     private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int,
                               _ interpolation: Interpolation, _ tables: InterpolationTables, _ grouped: Bool,
                               _ runsShared: Bool, _ bus: (Int) -> Int, _ busTarget: (Int) -> MixTarget) {
-        var lanes = 0
         var next = 0
         var pairFrames = 0
         while next < w {
@@ -232,26 +208,15 @@ final class VoiceBatch {
             if n < count { (out + n).update(repeating: 0, count: count - n) }
             let filter = (UnsafeMutableRawPointer(voices + v) + filterOffset)
                 .assumingMemoryBound(to: LowPassFilter.self)
-            laneFilters[lanes] = filter
-            laneBuffers[lanes] = out
-            laneEvents[lanes] = voiceEvents
-            laneEventCounts[lanes] = eventCounts[k]
-            lanePans[lanes] = voices[v].panGains
-            laneSlots[lanes] = k
-            lanes += 1
-            if lanes == FilterBatch.lanes {
-                runFilters(count, lanes, grouped)
-                lanes = 0
+            lanePans[lanes.count] = voices[v].panGains
+            laneSlots[lanes.count] = k
+            if lanes.append(filter, buffer: out, events: voiceEvents, eventCount: eventCounts[k]) {
+                runFilters(count, grouped)
             }
         }
-        if lanes > 0 {
-            for l in lanes..<FilterBatch.lanes {
-                laneFilters[l] = spareFilter
-                laneBuffers[l] = spareBuffer
-                laneEventCounts[l] = 0
-                lanePans[l] = .zero
-            }
-            runFilters(count, lanes, grouped)
+        if lanes.count > 0 {
+            for l in lanes.count..<FilterBatch.lanes { lanePans[l] = .zero }
+            runFilters(count, grouped)
         }
         // The lanes ran: collect the state each joining voice's filter handed over.
         for k in 0..<w where joinPending[k] {
@@ -324,15 +289,14 @@ final class VoiceBatch {
     }
 
     @inline(__always)
-    private func runFilters(_ count: Int, _ lanes: Int, _ grouped: Bool) {
-        LowPassFilter.process(FilterBatch(filters: laneFilters, buffers: laneBuffers, events: laneEvents,
-                                          eventCounts: laneEventCounts), count: count)
+    private func runFilters(_ count: Int, _ grouped: Bool) {
+        let taken = lanes.process(frames: count)
         guard grouped else { return }
         // A voice that ended inside the chunk: its filter rang on past the end, in silence that
         // the voice does not have. (The one-voice mix reads only the frames it produced.)
-        for l in 0..<lanes {
+        for l in 0..<taken {
             let k = laneSlots[l], n = produced[k]
-            if n < count { (laneBuffers[l] + n).update(repeating: 0, count: count - n) }
+            if n < count { (lanes.buffers[l] + n).update(repeating: 0, count: count - n) }
         }
         if !anyBatchMixed {
             filteredLeft.update(repeating: 0, count: count)
@@ -340,13 +304,13 @@ final class VoiceBatch {
             anyBatchMixed = true
         }
         mixLanes(count)
-        for l in 0..<lanes { batchMixed[laneSlots[l]] = true }
+        for l in 0..<taken { batchMixed[laneSlots[l]] = true }
     }
 
     /// Adds the batch's eight filtered voices, panned, into the filtered bus in lane (= pool)
     /// order. Spare lanes add +0, which leaves a sum begun at +0 bit for bit as it was.
     private func mixLanes(_ count: Int) {
-        let b = laneBuffers, g = lanePans
+        let b = lanes.buffers, g = lanePans
         let p0 = b[0], p1 = b[1], p2 = b[2], p3 = b[3], p4 = b[4], p5 = b[5], p6 = b[6], p7 = b[7]
         let g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4], g5 = g[5], g6 = g[6], g7 = g[7]
         let fl = filteredLeft, fr = filteredRight
