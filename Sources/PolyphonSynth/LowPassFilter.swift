@@ -259,7 +259,8 @@ struct FilterEvent {
     enum Kind: Int32 { case flush, glide, snap, join, inject, settle }
     var offset: Int32
     var kind: Kind
-    /// Glide length in frames.
+    /// Glide length in frames (for an accepted `.join`, the index the voice batch recorded the
+    /// join under in ``SharedFilters``).
     var frames: Int
     var target: SIMD4<Float>
 

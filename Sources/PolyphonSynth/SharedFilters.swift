@@ -23,7 +23,9 @@
 /// voice-pool order, and shared filters are summed into their bus in the order of their
 /// coefficients and gains, so the output never depends on how render calls are sliced. (Should
 /// more than ``capacity`` distinct settled filters ring at once, further voices keep their own
-/// filters.) Everything is allocated up front.
+/// filters; only then, since an emptied shared filter is freed at the end of a chunk, can which
+/// voice gets the next free one depend on the slicing, by rounding.) Everything is allocated up
+/// front.
 final class SharedFilters {
     /// Shared filters at most; a voice that finds none free keeps its own and asks again.
     static let capacity = 64
