@@ -68,6 +68,10 @@ final class SharedFilters {
     private let pendingSignals: UnsafeMutablePointer<UnsafePointer<Float>>
     private var count = 0
     private let lanes: FilterLanes
+    /// Up to eight filters' outputs and pan gains being mixed into one bus (``StereoMix``).
+    private let mixSources: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let mixGains: UnsafeMutablePointer<SIMD2<Float>>
+    private let silence: UnsafeMutablePointer<Float>
 
     init(chunkFrames: Int) {
         self.chunkFrames = chunkFrames
@@ -89,6 +93,12 @@ final class SharedFilters {
         pendingSignals = .allocate(capacity: c * Self.batch)
         pendingSignals.initialize(repeating: UnsafePointer(inputs), count: c * Self.batch)
         lanes = FilterLanes(frames: chunkFrames)
+        silence = .allocate(capacity: chunkFrames)
+        silence.initialize(repeating: 0, count: chunkFrames)
+        mixSources = .allocate(capacity: 8)
+        mixSources.initialize(repeating: silence, count: 8)
+        mixGains = .allocate(capacity: 8)
+        mixGains.initialize(repeating: .zero, count: 8)
     }
 
     deinit {
@@ -99,6 +109,9 @@ final class SharedFilters {
         events.deallocate()
         groupOrder.deallocate()
         pendingSignals.deallocate()
+        silence.deallocate()
+        mixSources.deallocate()
+        mixGains.deallocate()
     }
 
     /// True while some shared filter has members or is still ringing.
@@ -234,7 +247,7 @@ final class SharedFilters {
 
     /// Runs the shared filters over the chunk, eight at a time, and mixes each one's output
     /// into its bus (`busTarget(bus)`) with its gains, in the order of their buses,
-    /// coefficients and gains; frees those with no member left whose state has died away.
+    /// coefficients and gains (left and right eight at a time); frees those with no member left whose state has died away.
     /// `clock` is the synthesizer's frame count at the chunk's start (for the denormal flush).
     func finish(count: Int, clock: Int64, into busTarget: (Int) -> MixTarget) {
         var live = 0
@@ -255,15 +268,30 @@ final class SharedFilters {
             }
         }
         if lanes.count > 0 { lanes.process(frames: count) }
+        // Left and right eight filters at a time while they share a bus (the same sums, in the
+        // same order, as one filter at a time).
+        var k = 0
+        while k < live {
+            let bus = groups[groupOrder[k]].bus
+            var n = 0
+            while n < 8 && k + n < live && groups[groupOrder[k + n]].bus == bus {
+                let g = groupOrder[k + n]
+                mixSources[n] = input(g)
+                mixGains[n] = SIMD2(groups[g].gains[0], groups[g].gains[1])
+                n += 1
+            }
+            for m in n..<8 {
+                mixSources[m] = silence
+                mixGains[m] = .zero
+            }
+            let target = busTarget(bus)
+            StereoMix.addEight(mixSources, gains: mixGains, left: target.left, right: target.right, count: count)
+            k += n
+        }
         for k in 0..<live {
             let g = groupOrder[k]
             let target = busTarget(groups[g].bus)
             let y = input(g), gains = groups[g].gains
-            let tl = target.left, tr = target.right, gl = gains[0], gr = gains[1]
-            for i in 0..<count {
-                tl[i] += y[i] * gl
-                tr[i] += y[i] * gr
-            }
             if let rv = target.reverb, gains[2] != 0 {
                 let s = gains[2]
                 for i in 0..<count { rv[i] += y[i] * s }

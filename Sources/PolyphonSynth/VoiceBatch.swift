@@ -310,42 +310,6 @@ final class VoiceBatch {
     /// Adds the batch's eight filtered voices, panned, into the filtered bus in lane (= pool)
     /// order. Spare lanes add +0, which leaves a sum begun at +0 bit for bit as it was.
     private func mixLanes(_ count: Int) {
-        let b = lanes.buffers, g = lanePans
-        let p0 = b[0], p1 = b[1], p2 = b[2], p3 = b[3], p4 = b[4], p5 = b[5], p6 = b[6], p7 = b[7]
-        let g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4], g5 = g[5], g6 = g[6], g7 = g[7]
-        let fl = filteredLeft, fr = filteredRight
-        @inline(__always) func load(_ q: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD4<Float> {
-            UnsafeRawPointer(q + i).loadUnaligned(as: SIMD4<Float>.self)
-        }
-        @inline(__always) func store(_ v: SIMD4<Float>, _ q: UnsafeMutablePointer<Float>, _ i: Int) {
-            UnsafeMutableRawPointer(q + i).storeBytes(of: v, as: SIMD4<Float>.self)
-        }
-        @inline(__always) func add(_ l: inout SIMD4<Float>, _ r: inout SIMD4<Float>, _ o: SIMD4<Float>, _ g: SIMD2<Float>) {
-            l += o * g.x
-            r += o * g.y
-        }
-        var i = 0
-        while i &+ 4 <= count {
-            var l = load(fl, i), r = load(fr, i)
-            add(&l, &r, load(p0, i), g0); add(&l, &r, load(p1, i), g1)
-            add(&l, &r, load(p2, i), g2); add(&l, &r, load(p3, i), g3)
-            add(&l, &r, load(p4, i), g4); add(&l, &r, load(p5, i), g5)
-            add(&l, &r, load(p6, i), g6); add(&l, &r, load(p7, i), g7)
-            store(l, fl, i); store(r, fr, i)
-            i &+= 4
-        }
-        while i < count {
-            var l = fl[i], r = fr[i]
-            l += p0[i] * g0.x; r += p0[i] * g0.y
-            l += p1[i] * g1.x; r += p1[i] * g1.y
-            l += p2[i] * g2.x; r += p2[i] * g2.y
-            l += p3[i] * g3.x; r += p3[i] * g3.y
-            l += p4[i] * g4.x; r += p4[i] * g4.y
-            l += p5[i] * g5.x; r += p5[i] * g5.y
-            l += p6[i] * g6.x; r += p6[i] * g6.y
-            l += p7[i] * g7.x; r += p7[i] * g7.y
-            fl[i] = l; fr[i] = r
-            i += 1
-        }
+        StereoMix.addEight(lanes.buffers, gains: lanePans, left: filteredLeft, right: filteredRight, count: count)
     }
 }
