@@ -85,7 +85,7 @@ struct LowPassFilter {
             hist1 += event.target[0]
             hist2 += event.target[1]
         case .settle:
-            // A shared filter's ring that has fallen 160 dB below full scale ends here.
+            // A shared filter's state 160 dB below full scale is set to 0 (members or not).
             if abs(hist1) < 1e-8 && abs(hist2) < 1e-8 { hist1 = 0; hist2 = 0 }
         case .flush:
             break

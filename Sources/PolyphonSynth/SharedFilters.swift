@@ -10,7 +10,8 @@
 /// those gains. A hundred held string notes then cost two filters (one per pan) instead of a
 /// hundred, and a filter shared by one voice costs about what the voice's own did.
 ///
-/// The same sound, to rounding, while a voice is in: what it filtered is in the shared state.
+/// The same sound while a voice is in, to rounding (and to the 1e-8 below which a shared
+/// filter's state is settled to 0): what the voice filtered is in the shared state.
 /// A voice leaves when its cutoff moves again (a release sweeping the filter, a controller or
 /// NRPN) or its gains change, and starts its own filter afresh from silence; what it had put
 /// into the shared state rings out there as it was, instead of gliding with the voice. Likewise
@@ -21,16 +22,19 @@
 ///
 /// Joins and leaves happen at the voices' own control points, members add their signal in
 /// voice-pool order, and shared filters are summed into their bus in the order of their
-/// coefficients and gains, so the output never depends on how render calls are sliced. (Should
-/// more than ``capacity`` distinct settled filters ring at once, further voices keep their own
-/// filters; only then, since an emptied shared filter is freed at the end of a chunk, can which
-/// voice gets the next free one depend on the slicing, by rounding.) Everything is allocated up
-/// front.
+/// coefficients and gains, so the output does not depend on how render calls are sliced. The
+/// one exception: an emptied shared filter is freed at the end of a chunk, so should all
+/// ``capacity`` (one per voice and 64 more) be taken at once, when a waiting voice gets the next
+/// free one depends on the slicing, by rounding. Everything is allocated up front.
 final class SharedFilters {
-    /// Shared filters at most; a voice that finds none free keeps its own and asks again.
-    static let capacity = 64
-    /// Joins recorded per chunk at most (a join is rare: at most once per voice and period).
-    static let joinCapacity = 1024
+    /// Shared filters at most: one per voice and 64 more for rings not yet freed. A voice that
+    /// finds none free keeps its own filter and asks again.
+    let capacity: Int
+    /// Joins recorded per chunk at most: a voice joins at most once per chunk (joining again
+    /// takes 16 quiet periods, a whole chunk).
+    let joinCapacity: Int
+    /// One past the highest slot in use: slots are taken lowest first, so scans stop here.
+    private var slotLimit = 0
     /// Members added to an input in one pass.
     static let batch = 8
 
@@ -73,19 +77,22 @@ final class SharedFilters {
     private let mixGains: UnsafeMutablePointer<SIMD2<Float>>
     private let silence: UnsafeMutablePointer<Float>
 
-    init(chunkFrames: Int) {
+    /// Shared filters for chunks of up to `chunkFrames` frames and up to `voices` voices.
+    init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
-        let c = Self.capacity
+        capacity = voices + 64
+        joinCapacity = max(voices, 1)
+        let c = capacity
         groups = .allocate(capacity: c)
         groups.initialize(repeating: Group(), count: c)
         filters = .allocate(capacity: c)
         filters.initialize(repeating: LowPassFilter(), count: c)
         inputs = .allocate(capacity: c * chunkFrames)
         inputs.initialize(repeating: 0, count: c * chunkFrames)
-        joins = .allocate(capacity: Self.joinCapacity)
-        joins.initialize(repeating: Join(group: 0, offset: 0), count: Self.joinCapacity)
+        joins = .allocate(capacity: joinCapacity)
+        joins.initialize(repeating: Join(group: 0, offset: 0), count: joinCapacity)
         // Every join, plus a settle point per 256 frames for each filter.
-        eventCapacity = Self.joinCapacity + c * (chunkFrames / 256 + 2)
+        eventCapacity = joinCapacity + c * (chunkFrames / 256 + 2)
         events = .allocate(capacity: eventCapacity)
         events.initialize(repeating: FilterEvent(offset: 0, kind: .flush), count: eventCapacity)
         groupOrder = .allocate(capacity: c)
@@ -116,17 +123,17 @@ final class SharedFilters {
 
     /// True while some shared filter has members or is still ringing.
     var isActive: Bool {
-        for g in 0..<Self.capacity where groups[g].inUse { return true }
-        return false
+        slotLimit > 0
     }
 
     /// Silences every shared filter (all sound off, reset).
     func clear() {
-        for g in 0..<Self.capacity {
+        for g in 0..<capacity {
             groups[g] = Group()
             filters[g] = LowPassFilter()
         }
         joinCount = 0
+        slotLimit = 0
     }
 
     @inline(__always)
@@ -137,7 +144,7 @@ final class SharedFilters {
     func begin(count: Int) {
         self.count = count
         joinCount = 0
-        for g in 0..<Self.capacity where groups[g].inUse {
+        for g in 0..<slotLimit where groups[g].inUse {
             input(g).update(repeating: 0, count: count)
             groups[g].members = 0
         }
@@ -148,10 +155,11 @@ final class SharedFilters {
     /// ``setState(_:ofJoin:)`` puts the state the voice's filter hands over), or nil when every
     /// shared filter is taken.
     func join(coefficients: SIMD4<Float>, gains: SIMD4<Float>, bus: Int, offset: Int) -> (group: Int, join: Int)? {
-        guard joinCount < Self.joinCapacity else { return nil }
+        guard joinCount < joinCapacity else { return nil }
         var free = -1
         var found = -1
-        for g in 0..<Self.capacity {
+        for g in 0..<capacity {
+            if g >= slotLimit && free >= 0 { break }
             if groups[g].inUse {
                 if groups[g].coefficients == coefficients && groups[g].gains == gains && groups[g].bus == bus {
                     found = g
@@ -164,6 +172,7 @@ final class SharedFilters {
         if found < 0 {
             guard free >= 0 else { return nil }
             found = free
+            slotLimit = max(slotLimit, found + 1)
             groups[found] = Group(coefficients: coefficients, gains: gains, bus: bus, inUse: true)
             filters[found] = LowPassFilter()
             filters[found].apply(FilterEvent(offset: 0, kind: .snap, target: coefficients))
@@ -206,10 +215,10 @@ final class SharedFilters {
 
     /// Adds every member still waiting (before their signals are overwritten).
     func flush() {
-        for g in 0..<Self.capacity where groups[g].pending > 0 { flush(g) }
+        for g in 0..<slotLimit where groups[g].pending > 0 { flush(g) }
     }
 
-    /// Adds group `g`'s waiting members into its input, one pass for all.
+    /// Adds group `g`'s waiting members into its input: eight in one pass, fewer one by one.
     private func flush(_ g: Int) {
         let n = groups[g].pending
         guard n > 0 else { return }
@@ -252,7 +261,7 @@ final class SharedFilters {
     func finish(count: Int, clock: Int64, into busTarget: (Int) -> MixTarget) {
         var live = 0
         var used = 0
-        for g in 0..<Self.capacity where groups[g].inUse {
+        for g in 0..<slotLimit where groups[g].inUse {
             // Insertion by bus, coefficients and gains: a fixed order whatever the slots.
             var k = live
             while k > 0 && precedes(g, groupOrder[k - 1]) {
@@ -304,6 +313,7 @@ final class SharedFilters {
                 groups[g].inUse = false
             }
         }
+        while slotLimit > 0 && !groups[slotLimit - 1].inUse { slotLimit -= 1 }
     }
 
     /// Writes group `g`'s events for the chunk from `events[start]` on, in frame order: each
@@ -324,9 +334,9 @@ final class SharedFilters {
             n += 1
         }
         // Merge settle points at the clock's 256-frame grid in front of the injections at their
-        // frame: a ring below 1e-8 (−160 dBFS) ends there, so a filter whose members have left
-        // is freed within a few milliseconds (and a resonant one left without input cannot
-        // hang on in a limit cycle of tiny numbers).
+        // frame: a state below 1e-8 (−160 dBFS) is set to 0 there, so a filter whose members
+        // have left is freed at the end of the chunk after its ring fell that far (and a
+        // resonant one left without input cannot hang on in a limit cycle of tiny numbers).
         var frame = Int((256 - (clock & 255)) & 255)
         while frame < count {
             var k = n

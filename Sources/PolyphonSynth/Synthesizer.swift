@@ -104,7 +104,7 @@ public final class Synthesizer {
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)
         busRight = .allocate(capacity: n)
-        voiceBatch = VoiceBatch(chunkFrames: n)
+        voiceBatch = VoiceBatch(chunkFrames: n, voices: voiceCount)
         cutoffTable = CutoffTable.make(sampleRate: sampleRate)
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)

@@ -8,14 +8,16 @@
 /// unfiltered voices are mixed into the output one by one, and the filtered bus is added to it
 /// last. Every output sample is then (unfiltered voices, summed in pool order) + (filtered
 /// voices, summed in pool order): a fixed order however render calls are sliced, since whether
-/// a voice is filtered changes only with events, which start a chunk. Effect sends are always
-/// mixed one voice at a time, in pool order. The filter lanes are independent, so batching
-/// never changes a voice's sound.
+/// a voice is filtered changes only with events, which start a chunk. Effect sends of voices
+/// with filters of their own are mixed one voice at a time, in pool order. The filter lanes are
+/// independent, so batching never changes a voice's sound.
 ///
-/// Voices whose filters have settled mix into shared filters instead, one per filter setting
-/// and bus (``SharedFilters``): their frames in a shared filter skip the lanes and the mix, and
-/// the shared filters' output is added to each bus last. Everything is allocated up
-/// front: rendering allocates nothing.
+/// Voices whose filters have settled mix into shared filters instead, one per filter setting,
+/// bus and gains (``SharedFilters``): their dry signal goes into the shared filter's input (a
+/// voice in one for the whole chunk skips its lane and the mix; one that joins or leaves
+/// mid-chunk runs its lane over silence where it was in), and the shared filters' output,
+/// sends included, is added to each bus last. Everything is allocated up front: rendering
+/// allocates nothing.
 final class VoiceBatch {
     /// Voices rendered per window: their buffers (window × chunk floats) stay in cache.
     static let window = 32
@@ -44,7 +46,7 @@ final class VoiceBatch {
     private let joinPending: UnsafeMutablePointer<Bool>
     private let shared: SharedFilters
 
-    init(chunkFrames: Int) {
+    init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
         eventCapacity = Voice.maximumFilterEvents(frames: chunkFrames)
         let w = Self.window
@@ -74,7 +76,7 @@ final class VoiceBatch {
         sharedOnly.initialize(repeating: false, count: w)
         joinPending = .allocate(capacity: w)
         joinPending.initialize(repeating: false, count: w)
-        shared = SharedFilters(chunkFrames: chunkFrames)
+        shared = SharedFilters(chunkFrames: chunkFrames, voices: voices)
     }
 
     deinit {
