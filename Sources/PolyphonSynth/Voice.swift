@@ -85,7 +85,7 @@ struct Voice {
     /// or -1 when it uses its own; set by the voice batch, which decides joins and leaves.
     var filterGroup = -1
     /// Frames since the filter was last given a new target, and that target: a voice whose
-    /// filter has held still for a full glide may share it (``controlUpdate``).
+    /// filter has held still for 16 control periods may share it (``controlUpdate``).
     private var filterQuietFrames = 0
     private var filterTarget = SIMD4<Float>(repeating: 0)
     /// The filter's ring time (``filterMayShare(cutoffCents:)``) and the cutoff and Q it is for.
@@ -467,8 +467,9 @@ struct Voice {
     }
 
     /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
-    /// next period. With `sharing`, a filter that has held still for a whole glide asks to join
-    /// a shared filter (a `.join` event).
+    /// next period. With `sharing`, a filter that has held still for 16 periods, with nothing
+    /// left that moves its cutoff and a ring short enough (``filterMayShare(cutoffCents:)``),
+    /// asks to join a shared filter (a `.join` event).
     mutating private func controlUpdate(at offset: Int, events: UnsafeMutablePointer<FilterEvent>,
                                         eventCount: inout Int, sharing: Bool) {
         let elapsed = framesSinceUpdate
