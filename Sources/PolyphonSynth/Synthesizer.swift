@@ -257,6 +257,18 @@ public final class Synthesizer {
     }
     var sharedFilterFrames: Int { voiceBatch.sharedFrames }
 
+    /// Whether steady voices run through control points that would change nothing, and how
+    /// many active voices are steady now (tests).
+    var skipsSteadyControlPoints: Bool {
+        get { voiceBatch.skipsSteadyPoints }
+        set { voiceBatch.skipsSteadyPoints = newValue }
+    }
+    var steadyVoiceCount: Int {
+        var n = 0
+        for i in 0..<voiceLimit where voices[i].isActive && voices[i].isHeldSteady { n += 1 }
+        return n
+    }
+
     /// True when the effect units' tails have died away (always true with effects off).
     public var effectsAreSilent: Bool { !effectsActive }
 

@@ -94,6 +94,17 @@ struct Voice {
     private var filterRingQ: Float = .nan
     private var lastFilterQ: Float = .nan
     private var ramp = GainRamp()
+    /// Set by a control point that changed nothing and after which nothing can change until
+    /// something outside does (``holdsSteady(sharing:)``): a held note at its sustain level
+    /// with no LFO, glide or moving cutoff. Its next control points would only count time, so
+    /// the oscillator runs on through them (``runLength(upTo:sharing:steady:)``).
+    private var isSteady = false
+    /// What the steadiness was judged with: the batch's sharing switch and membership.
+    private var steadySharing = false
+    private var steadyMember = false
+    /// The voice is in a shared filter (``filterGroup`` at the start of the render call) and
+    /// its cutoff has not moved since: it has no reason to ask to join.
+    private var inSharedFilter = false
     private var framesLeftInPeriod = 0
     private var framesSinceUpdate = 0
     private var endsAfterPeriod = false
@@ -204,6 +215,7 @@ struct Voice {
         framesSinceUpdate = 0
         endsAfterPeriod = false
         envelopeAheadIsValid = false
+        isSteady = false
     }
 
     /// Stops the voice at once (no release), freeing it.
@@ -272,14 +284,21 @@ struct Voice {
     /// ``maximumFilterEvents(frames:)``). `scratch` is the oscillator's working memory
     /// (``Oscillator/scratchPoints`` floats). Returns the frames produced: fewer than `count`
     /// when the voice ended, which frees it.
+    ///
+    /// With `steady`, a voice that a control point found steady (a held note at its sustain
+    /// level with nothing moving its pitch, cutoff or gain) runs on through its next control
+    /// points, which would change nothing: one oscillator run per call instead of one per
+    /// 64 frames, with the same bits.
     @inline(__always)
     mutating func renderSource(count: Int, into out: UnsafeMutablePointer<Float>,
                                events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
                                interpolation: Interpolation, tables: InterpolationTables,
-                               scratch: UnsafeMutablePointer<Float>, sharing: Bool) -> Int {
+                               scratch: UnsafeMutablePointer<Float>, sharing: Bool, steady: Bool) -> Int {
         eventCount = 0
+        inSharedFilter = filterGroup >= 0
         return continueSource(from: 0, count: count, into: out, events: events, eventCount: &eventCount,
-                              interpolation: interpolation, tables: tables, scratch: scratch, sharing: sharing)
+                              interpolation: interpolation, tables: tables, scratch: scratch, sharing: sharing,
+                              steady: steady)
     }
 
     /// ``renderSource`` from frame `start` of the call on, adding to the events already made.
@@ -287,21 +306,85 @@ struct Voice {
     mutating func continueSource(from start: Int, count: Int, into out: UnsafeMutablePointer<Float>,
                                  events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
                                  interpolation: Interpolation, tables: InterpolationTables,
-                                 scratch: UnsafeMutablePointer<Float>, sharing: Bool) -> Int {
+                                 scratch: UnsafeMutablePointer<Float>, sharing: Bool, steady: Bool) -> Int {
         var done = start
         while done < count && isActive {
             if framesLeftInPeriod == 0 {
                 if endsAfterPeriod { kill(); break }
-                controlUpdate(at: done, events: events, eventCount: &eventCount, sharing: sharing)
+                controlPoint(at: done, events: events, eventCount: &eventCount, sharing: sharing, steady: steady)
             }
-            let n = min(count - done, framesLeftInPeriod)
+            let (n, skipped) = runLength(upTo: count - done, sharing: sharing, steady: steady)
             let produced = renderOscillator(n, out + done, interpolation, tables, scratch)
-            framesLeftInPeriod -= n
-            framesSinceUpdate += n
+            ranOn(n, skipping: skipped)
             done += produced
             if produced < n { kill(); break }
         }
         return done
+    }
+
+    /// A control point: only counting time while the voice is steady, a full update otherwise.
+    @inline(__always)
+    mutating private func controlPoint(at offset: Int, events: UnsafeMutablePointer<FilterEvent>,
+                                       eventCount: inout Int, sharing: Bool, steady: Bool) {
+        if steady && holdsSteady(sharing: sharing) {
+            passSteadyPoint(elapsed: framesSinceUpdate)
+        } else {
+            controlUpdate(at: offset, events: events, eventCount: &eventCount, sharing: sharing)
+        }
+    }
+
+    /// Whether the last control point's verdict of steadiness still holds: it was judged with
+    /// the same sharing switch and membership (which decide whether the voice asks to join).
+    @inline(__always)
+    private func holdsSteady(sharing: Bool) -> Bool {
+        isSteady && steadySharing == sharing && steadyMember == inSharedFilter
+    }
+
+    /// Frames to render before the next control point that must run, at most `limit`, and the
+    /// steady control points run through on the way: a steady voice runs on to the last period
+    /// boundary within the limit (the skipped points would change nothing but counters,
+    /// which ``ranOn(_:skipping:)`` brings up to date).
+    @inline(__always)
+    private func runLength(upTo limit: Int, sharing: Bool, steady: Bool) -> (frames: Int, skipped: Int) {
+        let n = min(limit, framesLeftInPeriod)
+        guard steady && n == framesLeftInPeriod && holdsSteady(sharing: sharing) else { return (n, 0) }
+        let skipped = (limit - n) / Voice.controlPeriod
+        return (n + skipped * Voice.controlPeriod, skipped)
+    }
+
+    /// Accounts for `n` frames just rendered, which ran through `skipped` steady control points.
+    @inline(__always)
+    mutating private func ranOn(_ n: Int, skipping skipped: Int) {
+        guard skipped > 0 else {
+            framesLeftInPeriod -= n
+            framesSinceUpdate += n
+            return
+        }
+        let period = Voice.controlPeriod
+        // The run ended on a period boundary: every skipped point passed, the next one is due.
+        passSteadyPoint(elapsed: framesSinceUpdate + framesLeftInPeriod + (skipped - 1) * period)
+        framesLeftInPeriod = 0
+        framesSinceUpdate = period
+        ramp.index = period
+    }
+
+    /// What a control point of a steady voice does (``controlUpdate`` would find the envelope
+    /// in its sustain, the pitch, cutoff and gain as they were, and nothing to ask): it counts
+    /// `elapsed` frames towards the modulators advanced lazily and the filter's quiet time,
+    /// and starts a flat gain ramp at the same level.
+    @inline(__always)
+    mutating private func passSteadyPoint(elapsed: Int) {
+        framesSinceUpdate = 0
+        framesLeftInPeriod = Voice.controlPeriod
+        // A modulation envelope in use sits in its sustain (or has finished), where advancing
+        // it changes nothing; the update would have advanced it, so it owes no time. (Owing it
+        // would be wrong: a note-off puts the envelope in its release, which would then be
+        // advanced by time spent in the sustain.)
+        if !usesModulationEnvelope { modEnvPending += elapsed }
+        modLfoPending += elapsed
+        vibLfoPending += elapsed
+        if filterActive { filterQuietFrames += elapsed }
+        ramp = GainRamp(start: ramp.start, step: 0, index: 0)
     }
 
     /// Renders two voices that play the two halves of a stereo pair in step (``twinOffset(_:from:)``)
@@ -314,28 +397,32 @@ struct Voice {
                                  events eventsA: UnsafeMutablePointer<FilterEvent>, _ eventsB: UnsafeMutablePointer<FilterEvent>,
                                  eventCounts countA: inout Int, _ countB: inout Int,
                                  tables: InterpolationTables, scratch: UnsafeMutablePointer<Float>,
-                                 sharing: Bool, twinFrames: inout Int) -> (Int, Int) {
+                                 sharing: Bool, steady: Bool, twinFrames: inout Int) -> (Int, Int) {
         countA = 0
         countB = 0
+        a.pointee.inSharedFilter = a.pointee.filterGroup >= 0
+        b.pointee.inSharedFilter = b.pointee.filterGroup >= 0
         var done = 0
         while done < count && a.pointee.isActive && b.pointee.isActive
                 && a.pointee.framesLeftInPeriod == b.pointee.framesLeftInPeriod {
             if a.pointee.framesLeftInPeriod == 0 {
                 if a.pointee.endsAfterPeriod || b.pointee.endsAfterPeriod { break }
-                a.pointee.controlUpdate(at: done, events: eventsA, eventCount: &countA, sharing: sharing)
-                b.pointee.controlUpdate(at: done, events: eventsB, eventCount: &countB, sharing: sharing)
+                a.pointee.controlPoint(at: done, events: eventsA, eventCount: &countA, sharing: sharing, steady: steady)
+                b.pointee.controlPoint(at: done, events: eventsB, eventCount: &countB, sharing: sharing, steady: steady)
             }
             guard let delta = twinOffset(b, from: a) else { break }
-            let n = min(count - done, a.pointee.framesLeftInPeriod)
+            // Both run on through steady points only when both are steady.
+            let runA = a.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
+            let runB = b.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
+            let (n, skipped) = runA.skipped > 0 && runB.skipped > 0 ? runA
+                : (min(count - done, a.pointee.framesLeftInPeriod), 0)
             // The voice whose points lie first leads, so the twin's shifted base pointer
             // (its own points minus the offset) never points before its own sample.
             let produced = delta >= 0
                 ? a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, tables, scratch)
                 : b.pointee.renderOscillatorPair(&a.pointee, -delta, n, outB + done, outA + done, tables, scratch)
-            a.pointee.framesLeftInPeriod -= n
-            a.pointee.framesSinceUpdate += n
-            b.pointee.framesLeftInPeriod -= n
-            b.pointee.framesSinceUpdate += n
+            a.pointee.ranOn(n, skipping: skipped)
+            b.pointee.ranOn(n, skipping: skipped)
             done += produced
             twinFrames += produced
             if produced < n {
@@ -345,9 +432,11 @@ struct Voice {
             }
         }
         let producedA = a.pointee.continueSource(from: done, count: count, into: outA, events: eventsA, eventCount: &countA,
-                                                 interpolation: .cubic, tables: tables, scratch: scratch, sharing: sharing)
+                                                 interpolation: .cubic, tables: tables, scratch: scratch, sharing: sharing,
+                                                 steady: steady)
         let producedB = b.pointee.continueSource(from: done, count: count, into: outB, events: eventsB, eventCount: &countB,
-                                                 interpolation: .cubic, tables: tables, scratch: scratch, sharing: sharing)
+                                                 interpolation: .cubic, tables: tables, scratch: scratch, sharing: sharing,
+                                                 steady: steady)
         return (producedA, producedB)
     }
 
@@ -391,6 +480,9 @@ struct Voice {
     /// Control points (hence filter events) in one call of ``renderSource``: one at the start and
     /// one per control period after it.
     static func maximumFilterEvents(frames: Int) -> Int { frames / controlPeriod + 2 }
+
+    /// True when the last control point found the voice steady (tests).
+    var isHeldSteady: Bool { isSteady }
 
     /// True when the voice's output goes through its low-pass filter.
     var isFiltered: Bool { filterActive }
@@ -464,6 +556,7 @@ struct Voice {
     mutating private func restartControlPeriod() {
         framesLeftInPeriod = 0
         envelopeAheadIsValid = false
+        isSteady = false
     }
 
     /// Brings envelopes and LFOs to "now", then sets the pitch, filter and gain ramp for the
@@ -520,6 +613,7 @@ struct Voice {
         let base = pitchCents + portamentoCents
         let modulation = modLfo * modLfoToPitch + vibLfo * vibLfoToPitch + modEnv * modEnvToPitch
         let cents = base + modulation
+        let eventsBefore = eventCount
         if cents != lastPitchCents {
             lastPitchCents = cents
             if base != lastBaseCents {
@@ -551,6 +645,7 @@ struct Voice {
                     event = FilterEvent(offset: offset, kind: primed ? .glide : .snap, frames: period, target: target)
                     filterTarget = target
                     filterQuietFrames = 0
+                    inSharedFilter = false  // the cutoff moved: the batch takes the voice out
                 }
             }
             // A glide lasts one full period: past that the coefficients are exactly the target.
@@ -559,8 +654,9 @@ struct Voice {
             // at every point, in or out: whether the voice is in is settled by the batch after
             // the whole chunk, so the voice's own view of it would depend on chunk length.)
             // While the modulation envelope still moves the cutoff, even by less than a step
-            // worth a new target, the voice would join and leave over and over.
-            if event.kind == .flush && sharing && filterQuietFrames >= 16 * period
+            // worth a new target, the voice would join and leave over and over. A voice that
+            // was in one when the call began, with its cutoff unmoved since, is still in it.
+            if event.kind == .flush && sharing && !inSharedFilter && filterQuietFrames >= 16 * period
                 && (modEnvToFilter == 0 || modulationEnvelope.isSteady) {
                 if filterMayShare(cutoffCents: fc) {
                     event = FilterEvent(offset: offset, kind: .join, frames: -1, target: filterTarget)
@@ -624,6 +720,26 @@ struct Voice {
         }
         let now = ramp.current
         ramp = GainRamp(start: now, step: (target - now) / Float(period), index: 0)
+
+        // Steady: the next control point would find everything as this one left it.
+        isSteady = target == now && !endsAfterPeriod && eventCount == eventsBefore
+            && volumeEnvelope.stage == .sustain && env.stage == .sustain
+            // Whatever the key and pedals do, the level check above cannot end the voice.
+            && target * min(loopPeak, 1) >= Voice.noiseFloor
+            && !usesModulationLFO && vibLfoToPitch == 0 && portamentoStep == 0
+            && (!usesModulationEnvelope || modulationEnvelope.isSteady)
+            && (!filterActive || filterHoldsStill(sharing: sharing))
+        steadySharing = sharing
+        steadyMember = inSharedFilter
+    }
+
+    /// Whether a steady filter's next control points add no event: no flush by rule, and no
+    /// request to join a shared filter (sharing off, already in one, or a ring too long to
+    /// share). The cutoff and Q themselves hold still when their sources do.
+    private mutating func filterHoldsStill(sharing: Bool) -> Bool {
+        if DenormalMode.explicitFilterFlush { return false }
+        if !sharing || inSharedFilter { return true }
+        return !filterMayShare(cutoffCents: lastFilterCents)
     }
 
     /// A settled filter may be shared (``SharedFilters``) when sharing cannot be told apart from

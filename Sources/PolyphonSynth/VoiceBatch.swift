@@ -156,6 +156,10 @@ final class VoiceBatch {
     /// True once a filter batch of the current chunk has mixed into the filtered bus.
     private var anyBatchMixed = false
 
+    /// Let steady voices run through control points that would change nothing (see
+    /// ``Voice/renderSource``); off only to compare the two paths in tests.
+    var skipsSteadyPoints = true
+
     /// Render the two halves of a stereo pair with one phase stream while they are in step
     /// (see ``Voice/renderSourcePair``); off only to compare the two paths in tests.
     var pairsTwins = true
@@ -167,6 +171,22 @@ final class VoiceBatch {
                               _ runsShared: Bool, _ bus: (Int) -> Int, _ busTarget: (Int) -> MixTarget) {
         var next = 0
         var pairFrames = 0
+        let steady = skipsSteadyPoints
+        /// A member whose filter changed bus or gains (a pan or send controller), or that is not
+        /// filtered any more, or all members when sharing is off, leave at the chunk's start:
+        /// decided before rendering, so the voice knows whether it is in a shared filter.
+        @inline(__always) func settleMembership(_ v: Int) {
+            let group = voices[v].filterGroup
+            guard group >= 0 else { return }
+            let b = bus(v)
+            if !sharing || !voices[v].isFiltered
+                || !shared.matches(group, bus: b, gains: voices[v].busGains(busTarget(b))) {
+                voices[v].filterGroup = -1
+            }
+        }
+        if runsShared {
+            for k in 0..<w { settleMembership(voiceIndices[k]) }
+        }
         while next < w {
             let v = voiceIndices[next]
             if pairsTwins && interpolation == .cubic && next + 1 < w
@@ -178,7 +198,7 @@ final class VoiceBatch {
                     into: buffers + k * chunkFrames, buffers + (k + 1) * chunkFrames,
                     events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
                     eventCounts: &eventCounts[k], &eventCounts[k + 1], tables: tables, scratch: scratch,
-                    sharing: sharing, twinFrames: &pairFrames)
+                    sharing: sharing, steady: steady, twinFrames: &pairFrames)
                 enqueue(k)
                 enqueue(k + 1)
                 next += 2
@@ -186,7 +206,8 @@ final class VoiceBatch {
                 produced[next] = voices[v].renderSource(count: count, into: buffers + next * chunkFrames,
                                                         events: events + next * eventCapacity,
                                                         eventCount: &eventCounts[next], interpolation: interpolation,
-                                                        tables: tables, scratch: scratch, sharing: sharing)
+                                                        tables: tables, scratch: scratch, sharing: sharing,
+                                                        steady: steady)
                 enqueue(next)
                 next += 1
             }
@@ -235,13 +256,9 @@ final class VoiceBatch {
     /// voice's own filter still has work this chunk: frames of its own, or a state to hand over.
     private func route(_ k: Int, _ voice: UnsafeMutablePointer<Voice>, _ n: Int, _ out: UnsafeMutablePointer<Float>,
                        _ voiceEvents: UnsafeMutablePointer<FilterEvent>, bus: Int, target: MixTarget) -> Bool {
+        // (Members that had to leave at the chunk's start left before rendering.)
         var member = voice.pointee.filterGroup
-        // Not filtered any more, sharing switched off, or another bus or gains (a pan or send
-        // controller): the voice leaves at the chunk's start.
         let gains = voice.pointee.busGains(target)
-        if member >= 0 && (!sharing || !voice.pointee.isFiltered || !shared.matches(member, bus: bus, gains: gains)) {
-            member = -1
-        }
         var start = 0            // where the current stretch (own or shared) began
         var ownFrames = 0
         var joined = false
