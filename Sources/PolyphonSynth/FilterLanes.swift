@@ -12,6 +12,14 @@ final class FilterLanes {
     private let spareBuffer: UnsafeMutablePointer<Float>
     private let spareEvent: UnsafeMutablePointer<FilterEvent>
 
+    /// The distance between consecutive buffers of `frames` frames that are worked on side by
+    /// side (a window's voices, the shared filters' inputs): one cache line more than the
+    /// frames. At exactly 4 KiB apart, the same frame of every buffer has the same low 12
+    /// address bits, and the core takes each load there for one that may depend on the stores
+    /// just made to the others (4K aliasing): eight filter lanes, or the two halves of a stereo
+    /// pair written a whole chunk at a time, then stall on their own stores.
+    static func bufferStride(frames: Int) -> Int { frames + 16 }
+
     /// Lanes for buffers of up to `frames` frames.
     init(frames: Int) {
         let lanes = FilterBatch.lanes

@@ -61,8 +61,9 @@ final class SharedFilters {
     private let groups: UnsafeMutablePointer<Group>
     /// The shared filters themselves, run eight at a time like voices' (``LowPassFilter/process(_:count:)``).
     private let filters: UnsafeMutablePointer<LowPassFilter>
-    /// Per group, `chunkFrames` of input (the filter writes its output over it).
+    /// Per group, `chunkFrames` of input (the filter writes its output over it), ``stride`` apart.
     private let inputs: UnsafeMutablePointer<Float>
+    private let stride: Int
     private let joins: UnsafeMutablePointer<Join>
     private var joinCount = 0
     /// The filters' events of the chunk (state handed over, denormal flushes), group by group.
@@ -80,6 +81,7 @@ final class SharedFilters {
     /// Shared filters for chunks of up to `chunkFrames` frames and up to `voices` voices.
     init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
+        stride = FilterLanes.bufferStride(frames: chunkFrames)
         capacity = voices + 64
         joinCapacity = max(voices, 1)
         let c = capacity
@@ -87,8 +89,8 @@ final class SharedFilters {
         groups.initialize(repeating: Group(), count: c)
         filters = .allocate(capacity: c)
         filters.initialize(repeating: LowPassFilter(), count: c)
-        inputs = .allocate(capacity: c * chunkFrames)
-        inputs.initialize(repeating: 0, count: c * chunkFrames)
+        inputs = .allocate(capacity: c * stride)
+        inputs.initialize(repeating: 0, count: c * stride)
         joins = .allocate(capacity: joinCapacity)
         joins.initialize(repeating: Join(group: 0, offset: 0), count: joinCapacity)
         // Every join, plus a settle point per 256 frames for each filter.
@@ -137,7 +139,7 @@ final class SharedFilters {
     }
 
     @inline(__always)
-    private func input(_ g: Int) -> UnsafeMutablePointer<Float> { inputs + g * chunkFrames }
+    private func input(_ g: Int) -> UnsafeMutablePointer<Float> { inputs + g * stride }
 
     /// Starts a chunk of `count` frames: clears the inputs of the filters in use (which hold
     /// the last chunk's output).

@@ -23,6 +23,8 @@ final class VoiceBatch {
     static let window = 32
 
     private let chunkFrames: Int
+    /// From one voice's buffer to the next (``FilterLanes/bufferStride(frames:)``).
+    private let stride: Int
     private let eventCapacity: Int
     private let voiceIndices: UnsafeMutablePointer<Int>
     private let produced: UnsafeMutablePointer<Int>
@@ -48,12 +50,13 @@ final class VoiceBatch {
 
     init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
+        stride = FilterLanes.bufferStride(frames: chunkFrames)
         eventCapacity = Voice.maximumFilterEvents(frames: chunkFrames)
         let w = Self.window
         voiceIndices = .allocate(capacity: w)
         produced = .allocate(capacity: w)
-        buffers = .allocate(capacity: w * chunkFrames)
-        buffers.initialize(repeating: 0, count: w * chunkFrames)
+        buffers = .allocate(capacity: w * stride)
+        buffers.initialize(repeating: 0, count: w * stride)
         events = .allocate(capacity: w * eventCapacity)
         events.initialize(repeating: FilterEvent(offset: 0, kind: .flush), count: w * eventCapacity)
         eventCounts = .allocate(capacity: w)
@@ -127,9 +130,9 @@ final class VoiceBatch {
             for k in 0..<w where produced[k] > 0 && !sharedOnly[k] {
                 let v = voiceIndices[k]
                 if batchMixed[k] {
-                    voices[v].mixSends(buffers + k * chunkFrames, produced[k], target(v))
+                    voices[v].mixSends(buffers + k * stride, produced[k], target(v))
                 } else {
-                    voices[v].mix(buffers + k * chunkFrames, produced[k], target(v))
+                    voices[v].mix(buffers + k * stride, produced[k], target(v))
                 }
             }
         }
@@ -195,7 +198,7 @@ final class VoiceBatch {
                 let k = next
                 (produced[k], produced[k + 1]) = Voice.renderSourcePair(
                     voices + v, voices + voiceIndices[k + 1], count: count,
-                    into: buffers + k * chunkFrames, buffers + (k + 1) * chunkFrames,
+                    into: buffers + k * stride, buffers + (k + 1) * stride,
                     events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
                     eventCounts: &eventCounts[k], &eventCounts[k + 1], tables: tables, scratch: scratch,
                     sharing: sharing, steady: steady, twinFrames: &pairFrames)
@@ -203,7 +206,7 @@ final class VoiceBatch {
                 enqueue(k + 1)
                 next += 2
             } else {
-                produced[next] = voices[v].renderSource(count: count, into: buffers + next * chunkFrames,
+                produced[next] = voices[v].renderSource(count: count, into: buffers + next * stride,
                                                         events: events + next * eventCapacity,
                                                         eventCount: &eventCounts[next], interpolation: interpolation,
                                                         tables: tables, scratch: scratch, sharing: sharing,
@@ -220,7 +223,7 @@ final class VoiceBatch {
             sharedOnly[k] = false
             joinPending[k] = false
             let v = voiceIndices[k], n = produced[k]
-            let out = buffers + k * chunkFrames
+            let out = buffers + k * stride
             let voiceEvents = events + k * eventCapacity
             if runsShared && (sharing || voices[v].filterGroup >= 0) {
                 let b = bus(v)
