@@ -105,6 +105,25 @@ struct LevelAndEnvelopeTests {
         #expect(s.activeVoiceCount == 0)
     }
 
+    /// The release starts on the note-off's own frame, wherever it falls in a control period:
+    /// at 8 kHz a period is 8 ms, so a release started at the period's beginning would be
+    /// 7.9 ms (0.76 dB at 96 dB/s) ahead for a note-off on its last frame.
+    @Test func releaseStartsOnTheNoteOffsFrame() throws {
+        let bank = TestBank.sine(generators: [Generator(.releaseVolEnv, 0)])  // 96 dB per second
+        func fall(noteOff: Int) throws -> Double {
+            let s = try Synthesizer(soundBank: bank, sampleRate: 8000)
+            s.startNote(69, withVelocity: 127, onChannel: 0)
+            s.stopNote(69, onChannel: 0, atFrame: noteOff)
+            let out = s.renderSeconds(1.0)
+            func lvl(_ f: Int) -> Double { Measure.db(Measure.rms(out.left[(f - 40)..<(f + 40)])) }
+            return lvl(noteOff - 200) - lvl(noteOff + 2000)  // 0.25 s after the note-off
+        }
+        let onPoint = try fall(noteOff: 64 * 40), lastFrame = try fall(noteOff: 64 * 40 + 63)
+        #expect(abs(onPoint - 24) < 0.1, "fell \(onPoint) dB in 0.25 s")
+        // 1 ms at 96 dB/s is 0.096 dB.
+        #expect(abs(lastFrame - onPoint) < 0.05, "\(lastFrame) dB against \(onPoint) dB")
+    }
+
     @Test func holdAndDelayTimes() throws {
         // Delay 0.25 s (−2400 tc), then instant attack, hold 0.5 s, then fast decay to silence.
         let bank = TestBank.sine(generators: [Generator(.delayVolEnv, -2400), Generator(.holdVolEnv, -1200),
