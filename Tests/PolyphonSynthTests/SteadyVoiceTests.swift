@@ -86,24 +86,8 @@ import PolyphonSoundFont
     /// The two halves of a stereo pair rendered with one phase stream run on through their
     /// steady points together, bit for bit as they do alone.
     @Test func stereoPairsStaySteadyTogether() throws {
-        let period = TestBank.sinePeriod, n = period * 20
-        let left = TestBank.sineSamples(periods: 20, amplitude: 0.5)
-        var right = (0..<n).map { i in Int16((0.3 * 32767 * sin(2 * Double.pi * (Double(i) / Double(period) + 0.2))).rounded()) }
-        right += [Int16](repeating: 0, count: 46)
-        let base = UInt32(left.count)
-        let headers = [
-            SampleHeader(name: "L", start: 0, end: UInt32(n), loopStart: UInt32(period), loopEnd: UInt32(n),
-                         sampleRate: TestBank.sineRate, originalPitch: 69, sampleLink: 1, sampleType: .left),
-            SampleHeader(name: "R", start: base, end: base + UInt32(n), loopStart: base + UInt32(period),
-                         loopEnd: base + UInt32(n), sampleRate: TestBank.sineRate, originalPitch: 69,
-                         sampleLink: 0, sampleType: .right),
-        ]
-        let common = [Generator(.sampleModes, 1), Generator(.initialFilterFc, 8000), Generator(.releaseVolEnv, -3000)]
-        let zones = [Zone(generators: common + [Generator(.pan, -500), Generator(.sampleID, 0)]),
-                     Zone(generators: common + [Generator(.pan, 500), Generator(.sampleID, 1)])]
-        let bank = SoundFont(presets: [Preset(name: "Pair", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])],
-                             instruments: [Instrument(name: "Pair", zones: zones)], samples: headers,
-                             sampleData: SampleData(copying: left + right))
+        let bank = TestBank.stereoPair(generators: [Generator(.sampleModes, 1), Generator(.initialFilterFc, 8000),
+                                                    Generator(.releaseVolEnv, -3000)])
         func play(steady: Bool, pairing: Bool, block: Int) throws -> (Rendered, Int, Int) {
             let s = try Synthesizer(soundBank: bank)
             s.skipsSteadyControlPoints = steady

@@ -35,6 +35,30 @@ enum TestBank {
                          sampleData: SampleData(copying: data))
     }
 
+    /// A bank playing a linked stereo pair of looped samples with the same layout: the left half
+    /// the sine, the right half a phase-shifted, quieter sine. Both zones get `generators`,
+    /// panned hard left and right; `rightZoneFirst` lists the right half's zone first.
+    static func stereoPair(generators: [Generator], rightZoneFirst: Bool = false) -> SoundFont {
+        let period = sinePeriod, n = period * 20
+        let left = sineSamples(periods: 20, amplitude: 0.5)
+        var right = (0..<n).map { i in Int16((0.3 * 32767 * sin(2 * Double.pi * (Double(i) / Double(period) + 0.2))).rounded()) }
+        right += [Int16](repeating: 0, count: 46)
+        let base = UInt32(left.count)
+        let headers = [
+            SampleHeader(name: "L", start: 0, end: UInt32(n), loopStart: UInt32(period), loopEnd: UInt32(n),
+                         sampleRate: sineRate, originalPitch: 69, sampleLink: 1, sampleType: .left),
+            SampleHeader(name: "R", start: base, end: base + UInt32(n), loopStart: base + UInt32(period),
+                         loopEnd: base + UInt32(n), sampleRate: sineRate, originalPitch: 69,
+                         sampleLink: 0, sampleType: .right),
+        ]
+        let halves = [Zone(generators: generators + [Generator(.pan, -500), Generator(.sampleID, 0)]),
+                      Zone(generators: generators + [Generator(.pan, 500), Generator(.sampleID, 1)])]
+        let zones = rightZoneFirst ? halves.reversed() : halves
+        return SoundFont(presets: [Preset(name: "Pair", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])],
+                         instruments: [Instrument(name: "Pair", zones: zones)], samples: headers,
+                         sampleData: SampleData(copying: left + right))
+    }
+
     /// A bank whose instrument has several zones, each (keyRange, generators).
     static func multiZone(_ zones: [(ClosedRange<UInt8>, [Generator])], bank: UInt16 = 0,
                           program: UInt16 = 0) -> SoundFont {

@@ -347,28 +347,10 @@ struct VoiceManagementTests {
     /// one whose sample lies later in the pool leads when the other comes first).
     @Test(arguments: [false, true])
     func stereoPairsInStepSoundExactlyAsRenderedAlone(rightZoneFirst: Bool) throws {
-        let period = TestBank.sinePeriod, n = period * 20
-        let left = TestBank.sineSamples(periods: 20, amplitude: 0.5)
-        // The right half: another waveform (a phase-shifted, quieter sine) of the same layout.
-        var right = (0..<n).map { i in Int16((0.3 * 32767 * sin(2 * Double.pi * (Double(i) / Double(period) + 0.2))).rounded()) }
-        right += [Int16](repeating: 0, count: 46)
-        let base = UInt32(left.count)
-        let headers = [
-            SampleHeader(name: "L", start: 0, end: UInt32(n), loopStart: UInt32(period), loopEnd: UInt32(n),
-                         sampleRate: TestBank.sineRate, originalPitch: 69, sampleLink: 1, sampleType: .left),
-            SampleHeader(name: "R", start: base, end: base + UInt32(n), loopStart: base + UInt32(period),
-                         loopEnd: base + UInt32(n), sampleRate: TestBank.sineRate, originalPitch: 69,
-                         sampleLink: 0, sampleType: .right),
-        ]
         let shared = [Generator(.sampleModes, 1), Generator(.initialFilterFc, 7000), Generator(.modEnvToFilterFc, 2400),
                       Generator(.decayModEnv, -2000), Generator(.freqVibLFO, 0), Generator(.vibLfoToPitch, 40),
                       Generator(.releaseVolEnv, -3000)]
-        let halves = [Zone(generators: shared + [Generator(.pan, -500), Generator(.sampleID, 0)]),
-                      Zone(generators: shared + [Generator(.pan, 500), Generator(.sampleID, 1)])]
-        let zones = rightZoneFirst ? halves.reversed() : halves
-        let bank = SoundFont(presets: [Preset(name: "Pair", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])],
-                             instruments: [Instrument(name: "Pair", zones: zones)], samples: headers,
-                             sampleData: SampleData(copying: left + right))
+        let bank = TestBank.stereoPair(generators: shared, rightZoneFirst: rightZoneFirst)
         func play(pairing: Bool, block: Int) throws -> (Rendered, Int) {
             let s = try Synthesizer(soundBank: bank)
             s.pairsStereoTwins = pairing
