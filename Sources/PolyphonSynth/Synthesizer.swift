@@ -257,11 +257,15 @@ public final class Synthesizer {
     }
     var sharedFilterFrames: Int { voiceBatch.sharedFrames }
 
-    /// Whether steady voices run through control points that would change nothing, and how
-    /// many active voices are steady now (tests).
+    /// Whether steady voices run through control points that would change nothing, how many
+    /// points they passed so far (and how many of those inside a longer oscillator run), and
+    /// how many active voices are steady now (tests).
     var skipsSteadyControlPoints: Bool {
         get { voiceBatch.skipsSteadyPoints }
         set { voiceBatch.skipsSteadyPoints = newValue }
+    }
+    var steadyPointsPassed: (all: Int, runThrough: Int) {
+        (voiceBatch.steadyPoints, voiceBatch.steadyPointsRunThrough)
     }
     var steadyVoiceCount: Int {
         var n = 0

@@ -365,6 +365,8 @@ struct Voice {
         let period = Voice.controlPeriod
         // The run ended on a period boundary: every skipped point passed, the next one is due.
         passSteadyPoint(elapsed: framesSinceUpdate + framesLeftInPeriod + (skipped - 1) * period)
+        pointsPassed &+= skipped - 1
+        pointsRunThrough &+= skipped
         framesLeftInPeriod = 0
         framesSinceUpdate = period
         ramp.index = period
@@ -379,10 +381,9 @@ struct Voice {
         framesSinceUpdate = 0
         framesLeftInPeriod = Voice.controlPeriod
         // A modulation envelope in use sits in its sustain (or has finished), where advancing
-        // it changes nothing; the update would have advanced it, so it owes no time. (Owing it
-        // would be wrong: a note-off puts the envelope in its release, which would then be
-        // advanced by time spent in the sustain.)
+        // it changes nothing; the update would have advanced it, so it owes no time.
         if !usesModulationEnvelope { modEnvPending += elapsed }
+        pointsPassed &+= 1
         modLfoPending += elapsed
         vibLfoPending += elapsed
         if filterActive { filterQuietFrames += elapsed }
@@ -485,6 +486,15 @@ struct Voice {
 
     /// True when the last control point found the voice steady (tests).
     var isHeldSteady: Bool { isSteady }
+
+    /// Control points passed without an update, and how many of them inside a longer run of
+    /// the oscillator, since the last ``takeSteadyCounts()`` (tests).
+    private var pointsPassed = 0
+    private var pointsRunThrough = 0
+    mutating func takeSteadyCounts() -> (passed: Int, runThrough: Int) {
+        defer { pointsPassed = 0; pointsRunThrough = 0 }
+        return (pointsPassed, pointsRunThrough)
+    }
 
     /// True when the voice's output goes through its low-pass filter.
     var isFiltered: Bool { filterActive }
@@ -676,12 +686,13 @@ struct Voice {
             }
             // A glide lasts one full period: past that the coefficients are exactly the target.
             // Asking only after 16 periods (23 ms at 44.1 kHz) keeps short notes, which would
-            // each fill a shared filter of their own for a moment, on their own filters. (Asked
-            // at every point, in or out: whether the voice is in is settled by the batch after
-            // the whole chunk, so the voice's own view of it would depend on chunk length.)
+            // each fill a shared filter of their own for a moment, on their own filters.
             // While the modulation envelope still moves the cutoff, even by less than a step
             // worth a new target, the voice would join and leave over and over. A voice that
-            // was in one when the call began, with its cutoff unmoved since, is still in it.
+            // was in one when the call began, with its cutoff unmoved since, is still in it and
+            // does not ask. (One that joins during the call asks on until the call ends, as it
+            // cannot know it was let in: the batch turns those requests into flushes, which
+            // change nothing, its own filter having handed its state over.)
             if event.kind == .flush && sharing && !inSharedFilter && filterQuietFrames >= 16 * period
                 && (modEnvToFilter == 0 || modulationEnvelope.isSteady) {
                 if filterMayShare(cutoffCents: fc) {

@@ -162,6 +162,10 @@ final class VoiceBatch {
     /// Let steady voices run through control points that would change nothing (see
     /// ``Voice/renderSource``); off only to compare the two paths in tests.
     var skipsSteadyPoints = true
+    /// Control points steady voices passed without an update so far, and how many of them
+    /// inside a longer oscillator run (for tests).
+    private(set) var steadyPoints = 0
+    private(set) var steadyPointsRunThrough = 0
 
     /// Render the two halves of a stereo pair with one phase stream while they are in step
     /// (see ``Voice/renderSourcePair``); off only to compare the two paths in tests.
@@ -223,6 +227,9 @@ final class VoiceBatch {
             sharedOnly[k] = false
             joinPending[k] = false
             let v = voiceIndices[k], n = produced[k]
+            let (passed, runThrough) = voices[v].takeSteadyCounts()
+            steadyPoints &+= passed
+            steadyPointsRunThrough &+= runThrough
             let out = buffers + k * stride
             let voiceEvents = events + k * eventCapacity
             if runsShared && (sharing || voices[v].filterGroup >= 0) {

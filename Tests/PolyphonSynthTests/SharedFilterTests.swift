@@ -93,6 +93,43 @@ import PolyphonSoundFont
 
     /// Filters that ring long (a low, resonant cutoff) or whose cutoff may sweep fast keep to
     /// their voices: nothing is shared and the output is exactly what it is without sharing.
+    /// A member whose pan or send changes leaves at the change and joins a shared filter with
+    /// the new gains at once, from silence; what it had put in the old one rings out there
+    /// with the old gains. That ring is the one difference from filtering alone: the old pan
+    /// lingers for about a millisecond, fading by 60 dB within the filter's ring (≤ 2 ms).
+    /// FluidSynth itself applies a pan change up to 64 frames (1.5 ms) late, at full level.
+    @Test func membersLeaveWhenPanOrSendsChange() throws {
+        let panChanges = [15_000, 26_000]
+        func script(_ s: Synthesizer) {
+            for (k, key) in [50, 55, 62, 66, 76, 81].enumerated() {
+                s.startNote(UInt8(key), withVelocity: UInt8(70 + 8 * k), onChannel: UInt8(k % 3), atFrame: 41 * k)
+            }
+            s.sendController(10, withValue: 100, onChannel: 1, atFrame: panChanges[0])
+            s.sendController(7, withValue: 90, onChannel: 2, atFrame: 19_999)  // the same gains: stays in
+            s.sendController(10, withValue: 64, onChannel: 1, atFrame: panChanges[1])
+        }
+        let (own, _) = try Self.play(Self.bank(), sharing: false, effects: false, script: script)
+        let (shared, frames) = try Self.play(Self.bank(), sharing: true, effects: false, script: script)
+        #expect(frames > 5 * 35_000)
+        let peak = Measure.peak(own.left[...])
+        func difference(_ r: Range<Int>) -> Double {
+            let d = r.map { max(abs(own.left[$0] - shared.left[$0]), abs(own.right[$0] - shared.right[$0])) }.max() ?? 0
+            return Measure.db(Double(d) / peak)
+        }
+        // Measured: −11.6 dB on the change's first frame, −71 dB after 0.5 ms, −109 dB after 1 ms.
+        for change in panChanges {
+            #expect(difference(change..<(change + 22)) < -6)
+            #expect(difference((change + 44)..<(change + 88)) < -90)
+        }
+        let outside = (0..<own.left.count).filter { i in !panChanges.contains { i >= $0 && i < $0 + 88 } }
+        let rest = outside.map { max(abs(own.left[$0] - shared.left[$0]), abs(own.right[$0] - shared.right[$0])) }.max()!
+        #expect(Measure.db(Double(rest) / peak) < -100, "elsewhere \(Measure.db(Double(rest) / peak)) dB")
+        for block in [17, 4096] {
+            let (out, _) = try Self.play(Self.bank(), sharing: true, block: block, effects: false, script: script)
+            #expect(out.left == shared.left && out.right == shared.right, "block \(block) differs")
+        }
+    }
+
     @Test func longRingsAndFastSweepsAreNotShared() throws {
         let low = TestBank.sine(generators: [Generator(.initialFilterFc, 6000), Generator(.initialFilterQ, 60)])
         let fast = TestBank.sine(generators: [Generator(.initialFilterFc, 10000), Generator(.modEnvToFilterFc, -2400),

@@ -12,7 +12,8 @@ import PolyphonSoundFont
     /// Four kinds of held note:
     /// - keys 0–47: a modulation envelope that bends the pitch and settles in its sustain (in
     ///   use, steady), with a resonant filter too low to share;
-    /// - keys 48–59: a modulation envelope that settles the cutoff (a shared filter once still);
+    /// - keys 48–59: a modulation envelope that settles the cutoff, with a slow release, so
+    ///   the voices end up in shared filters;
     /// - keys 60–71: a sample that does not loop and ends while the note is held;
     /// - keys 72–127: vibrato (never steady).
     static let bank = TestBank.multiZone([
@@ -20,15 +21,20 @@ import PolyphonSoundFont
                   Generator(.decayModEnv, -3000), Generator(.sustainModEnv, 500), Generator(.releaseModEnv, -1200),
                   Generator(.releaseVolEnv, -1200)]),
         (48...59, [Generator(.initialFilterFc, 9500), Generator(.modEnvToFilterFc, -600), Generator(.decayModEnv, -2400),
-                   Generator(.sustainModEnv, 300), Generator(.releaseVolEnv, -2400)]),
+                   Generator(.sustainModEnv, 300), Generator(.releaseModEnv, 2400), Generator(.releaseVolEnv, -2400)]),
         (60...71, [Generator(.initialFilterFc, 10500), Generator(.sampleModes, 0)]),
         (72...127, [Generator(.vibLfoToPitch, 30), Generator(.freqVibLFO, 0), Generator(.initialFilterFc, 11500)]),
     ])
 
-    /// Notes on three channels started at odd frames, then: a pitch bend, a note-off under the
-    /// sustain pedal and the pedal's release, a volume change, a pan change (members of shared
-    /// filters leave) and plain note-offs. `probe` runs after the first 0.3 s.
-    static func play(steady: Bool, sharing: Bool = true, block: Int, probe: ((Synthesizer) -> Void)? = nil) throws -> Rendered {
+    /// Ten notes on three channels started at odd frames (keys 50, 55 and 57 join shared
+    /// filters at about 0.28 s), then: a pitch bend, a note-off under the sustain pedal and the
+    /// pedal's release, a volume change, a pan change and a reverb send change on channels
+    /// whose steady voices are in shared filters (they leave), the mod wheel (vibrato through
+    /// the default modulator, on voices steady until then) and plain note-offs. Renders one
+    /// second in blocks of `block`; `probe` runs after the first 0.3 s, and `sharingOffCalls`
+    /// switches sharing off for those render calls.
+    static func play(steady: Bool, sharing: Bool = true, block: Int, sharingOffCalls: Set<Int> = [],
+                     probe: ((Synthesizer) -> Void)? = nil) throws -> (Rendered, Synthesizer) {
         var config = SynthesizerConfiguration()
         config.reverbEnabled = true
         config.chorusEnabled = false
@@ -43,30 +49,65 @@ import PolyphonSoundFont
         s.sendController(64, withValue: 127, onChannel: 1, atFrame: 17_000)
         s.stopNote(43, onChannel: 1, atFrame: 18_333)
         s.sendController(7, withValue: 90, onChannel: 2, atFrame: 21_111)
-        s.sendController(10, withValue: 30, onChannel: 1, atFrame: 24_000)
+        s.sendController(10, withValue: 30, onChannel: 2, atFrame: 24_000)
+        s.sendController(91, withValue: 40, onChannel: 0, atFrame: 26_000)
         s.sendController(64, withValue: 0, onChannel: 1, atFrame: 27_777)
+        s.sendController(1, withValue: 100, onChannel: 0, atFrame: 28_500)
         s.stopNote(36, onChannel: 0, atFrame: 30_500)
         s.stopNote(50, onChannel: 2, atFrame: 33_000)
-        var first = s.renderSeconds(0.3, block: block)
-        probe?(s)
-        let rest = s.renderSeconds(0.7, block: block)
-        first.left += rest.left
-        first.right += rest.right
-        return first
+        let total = 44_100
+        var out = Rendered(left: [Float](repeating: 0, count: total), right: [Float](repeating: 0, count: total), rate: 44_100)
+        var done = 0, call = 0
+        while done < total {
+            let n = min(block, total - done)
+            s.sharesFilters = sharing && !sharingOffCalls.contains(call)
+            out.left.withUnsafeMutableBufferPointer { l in
+                out.right.withUnsafeMutableBufferPointer { r in
+                    s.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frameCount: n)
+                }
+            }
+            if done < 13_230 && done + n >= 13_230 { probe?(s) }
+            done += n
+            call += 1
+        }
+        return (out, s)
     }
 
     @Test func steadyVoicesSoundExactlyAsWithEveryControlPoint() throws {
         for sharing in [true, false] {
-            let reference = try Self.play(steady: false, sharing: sharing, block: 512)
+            let (reference, plain) = try Self.play(steady: false, sharing: sharing, block: 512)
+            #expect(plain.steadyPointsPassed.all == 0)
             #expect(Measure.rms(reference.left[...]) > 0.01 && Measure.rms(reference.right[...]) > 0.01)
+            if sharing { #expect(plain.sharedFilterFrames > 3 * 10_000) }
             for block in [1, 17, 64, 512, 4096] {
                 var steadyVoices = 0
-                let out = try Self.play(steady: true, sharing: sharing, block: block) { steadyVoices = $0.steadyVoiceCount }
-                // At 0.3 s: the seven looped notes without vibrato (the one-shot ones have ended).
+                let (out, s) = try Self.play(steady: true, sharing: sharing, block: block) { steadyVoices = $0.steadyVoiceCount }
+                // At 0.3 s: the six looped notes without vibrato (measured: 6).
                 #expect(steadyVoices >= 5, "block \(block), sharing \(sharing): \(steadyVoices) steady voices")
+                let (passed, runThrough) = s.steadyPointsPassed
+                #expect(passed > 2_000, "block \(block), sharing \(sharing): \(passed) points passed")
+                // A block shorter than two periods leaves nothing to run through.
+                if block >= 512 {
+                    #expect(runThrough > passed / 2, "block \(block), sharing \(sharing): \(runThrough) run through")
+                } else {
+                    #expect(runThrough == 0)
+                }
                 #expect(out.left == reference.left && out.right == reference.right,
                         "block \(block), sharing \(sharing) differs")
             }
+        }
+    }
+
+    /// Sharing switched off for a few render calls and on again (the test switch): members
+    /// leave and join again, and voices judged steady with one setting must not skip with the
+    /// other.
+    @Test func switchingSharingBetweenCallsChangesNothing() throws {
+        for block in [17, 512, 4096] {
+            let off = Set((0..<200).filter { ($0 * block / 4_000) % 3 == 1 })
+            let (reference, _) = try Self.play(steady: false, block: block, sharingOffCalls: off)
+            let (out, s) = try Self.play(steady: true, block: block, sharingOffCalls: off)
+            #expect(s.steadyPointsPassed.all > 2_000)
+            #expect(out.left == reference.left && out.right == reference.right, "block \(block) differs")
         }
     }
 
