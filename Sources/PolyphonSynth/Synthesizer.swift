@@ -593,11 +593,13 @@ public final class Synthesizer {
     /// A free voice, or the least important one stolen: released voices first, then the
     /// quietest and oldest — never one started at this very frame.
     private func freeVoice() -> Int? {
+        // A free voice first. (Scoring the active voices in front of it cost a copy of each
+        // whole voice: the compiler copies one to read `isReleased` through the pool.)
+        for i in 0..<voiceCount where !voices[i].isActive { return i }
         var best: Int?
         var bestScore = Float.infinity
         let now = framesRendered
         for i in 0..<voiceCount {
-            if !voices[i].isActive { return i }
             if voices[i].startFrame == now { continue }
             var score: Float = 0
             if configuration.voiceStealing == .oldest {

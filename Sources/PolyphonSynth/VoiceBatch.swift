@@ -186,8 +186,11 @@ final class VoiceBatch {
             let group = voices[v].filterGroup
             guard group >= 0 else { return }
             let b = bus(v)
+            // The target first: with the closure called while the voice is borrowed for
+            // `busGains`, the compiler copied the whole voice (1.6 kB and a retain) per call.
+            let target = busTarget(b)
             if !sharing || !voices[v].isFiltered
-                || !shared.matches(group, bus: b, gains: voices[v].busGains(busTarget(b))) {
+                || !shared.matches(group, bus: b, gains: voices[v].busGains(target)) {
                 voices[v].filterGroup = -1
             }
         }
