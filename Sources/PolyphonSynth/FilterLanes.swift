@@ -23,20 +23,13 @@ final class FilterLanes {
     /// Lanes for buffers of up to `frames` frames.
     init(frames: Int) {
         let lanes = FilterBatch.lanes
-        spareFilter = .allocate(capacity: 1)
-        spareFilter.initialize(to: LowPassFilter())
-        spareBuffer = .allocate(capacity: frames)
-        spareBuffer.initialize(repeating: 0, count: frames)
-        spareEvent = .allocate(capacity: 1)
-        spareEvent.initialize(to: FilterEvent(offset: 0, kind: .flush))
-        filters = .allocate(capacity: lanes)
-        filters.initialize(repeating: spareFilter, count: lanes)
-        buffers = .allocate(capacity: lanes)
-        buffers.initialize(repeating: spareBuffer, count: lanes)
-        events = .allocate(capacity: lanes)
-        events.initialize(repeating: spareEvent, count: lanes)
-        eventCounts = .allocate(capacity: lanes)
-        eventCounts.initialize(repeating: 0, count: lanes)
+        spareFilter = .allocate(filledWith: LowPassFilter(), count: 1)
+        spareBuffer = .allocate(filledWith: 0, count: frames)
+        spareEvent = .allocate(filledWith: FilterEvent(offset: 0, kind: .flush), count: 1)
+        filters = .allocate(filledWith: spareFilter, count: lanes)
+        buffers = .allocate(filledWith: spareBuffer, count: lanes)
+        events = .allocate(filledWith: spareEvent, count: lanes)
+        eventCounts = .allocate(filledWith: 0, count: lanes)
     }
 
     deinit {
