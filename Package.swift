@@ -40,6 +40,10 @@ let package = Package(
             name: "PolyphonBenchmark",
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback"],
             path: "Benchmarks/PolyphonBenchmark"),
+        .executableTarget(
+            name: "RenderHashes",
+            dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonPlayback"],
+            path: "Benchmarks/RenderHashes"),
         .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI"]),
         .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont"]),
         .testTarget(name: "PolyphonSynthTests", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),

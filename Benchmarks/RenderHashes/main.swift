@@ -1,0 +1,117 @@
+// Render fingerprints: renders a fixed matrix of songs × banks × interpolation × effects ×
+// block sizes in process and prints a 64-bit FNV-1a hash of every output sample's bits. A
+// refactoring of the engine that must not change the sound compares these lines before and
+// after (`diff`): any changed bit anywhere changes the hash.
+//
+//   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--jobs N] > hashes.txt
+//
+// --quick renders the first 60 s of each song only. Lines are sorted, so runs with different
+// --jobs compare equal.
+import Foundation
+import PolyphonMIDI
+import PolyphonPlayback
+import PolyphonSoundFont
+import PolyphonSynth
+
+var songsDir = "/usr/share/planetblupi/music"
+var banks: [String] = []
+var quick = false
+var jobs = ProcessInfo.processInfo.activeProcessorCount
+var it = CommandLine.arguments.dropFirst().makeIterator()
+while let a = it.next() {
+    switch a {
+    case "--songs": songsDir = it.next() ?? songsDir
+    case "--bank": if let b = it.next() { banks.append(b) }
+    case "--quick": quick = true
+    case "--jobs": jobs = max(1, Int(it.next() ?? "") ?? jobs)
+    default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!); exit(64)
+    }
+}
+if banks.isEmpty {
+    banks = ["/usr/share/sounds/sf2/FluidR3_GM.sf2", "/usr/share/sounds/sf2/TimGM6mb.sf2",
+             "/usr/share/sounds/sf3/MuseScore_General.sf3"].filter { FileManager.default.fileExists(atPath: $0) }
+}
+let songs = ((try? FileManager.default.contentsOfDirectory(atPath: songsDir)) ?? [])
+    .filter { $0.lowercased().hasSuffix(".mid") }.sorted()
+guard !songs.isEmpty, !banks.isEmpty else {
+    FileHandle.standardError.write("no songs in \(songsDir) or no banks\n".data(using: .utf8)!)
+    exit(1)
+}
+
+struct Job: Sendable {
+    var song: String, bank: String, interpolation: Interpolation, effects: Bool, block: Int
+}
+var matrix: [Job] = []
+for bank in banks {
+    for song in songs {
+        for interpolation in Interpolation.allCases {
+            for effects in [false, true] {
+                matrix.append(Job(song: song, bank: bank, interpolation: interpolation, effects: effects, block: 1024))
+            }
+        }
+        // Block-size independence: odd and small blocks on the default kernel.
+        for block in [64, 300] {
+            matrix.append(Job(song: song, bank: bank, interpolation: .cubic, effects: true, block: block))
+        }
+    }
+}
+
+let loadedBanks = try banks.map { try SoundFont(contentsOf: $0) }
+nonisolated(unsafe) let bankByPath = Dictionary(uniqueKeysWithValues: zip(banks, loadedBanks))
+nonisolated(unsafe) let files = try Dictionary(uniqueKeysWithValues: songs.map { ($0, try MIDIFile(contentsOfFile: songsDir + "/" + $0)) })
+nonisolated(unsafe) let quickRun = quick
+nonisolated(unsafe) let jobMatrix = matrix
+
+final class Results: @unchecked Sendable {
+    let lock = NSLock()
+    var lines: [String] = []
+    func add(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
+}
+let results = Results()
+let next = NSLock()
+nonisolated(unsafe) var cursor = 0
+
+@Sendable func run(_ job: Job) throws -> String {
+    var options = RenderOptions()
+    options.blockSize = job.block
+    options.synthesizer.interpolation = job.interpolation
+    options.synthesizer.reverbEnabled = job.effects
+    options.synthesizer.chorusEnabled = job.effects
+    if quickRun { options.endAtLastEvent = true }
+    var hash: UInt64 = 0xcbf29ce484222325
+    var frames: Int64 = 0
+    let limit: Int64 = quickRun ? 60 * 44100 : .max
+    let file = files[job.song]!
+    struct Stop: Error {}
+    do {
+        try OfflineRenderer(soundBank: bankByPath[job.bank]!, options: options).render(file, into: { l, r, n in
+            let n = Int(min(Int64(n), limit - frames))
+            for i in 0..<n {
+                hash = (hash ^ UInt64(l[i].bitPattern)) &* 0x100000001b3
+                hash = (hash ^ UInt64(r[i].bitPattern)) &* 0x100000001b3
+            }
+            frames += Int64(n)
+            if frames >= limit { throw Stop() }
+        })
+    } catch is Stop {}
+    let bankName = (job.bank as NSString).lastPathComponent
+    return "\(job.song) \(bankName) \(job.interpolation.rawValue) \(job.effects ? "fx" : "dry") block\(job.block) \(String(hash, radix: 16)) \(frames)"
+}
+
+let group = DispatchGroup()
+for _ in 0..<jobs {
+    group.enter()
+    Thread.detachNewThread {
+        while true {
+            next.lock()
+            let i = cursor
+            cursor += 1
+            next.unlock()
+            guard i < jobMatrix.count else { break }
+            do { results.add(try run(jobMatrix[i])) } catch { results.add("\(jobMatrix[i]) error \(error)") }
+        }
+        group.leave()
+    }
+}
+group.wait()
+for line in results.lines.sorted() { print(line) }
