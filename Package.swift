@@ -8,7 +8,9 @@ let package = Package(
         .library(name: "PolyphonMIDI", targets: ["PolyphonMIDI"]),
         .library(name: "PolyphonSoundFont", targets: ["PolyphonSoundFont"]),
         .library(name: "PolyphonSynth", targets: ["PolyphonSynth"]),
+        .library(name: "PolyphonBuiltInBank", targets: ["PolyphonBuiltInBank"]),
         .library(name: "PolyphonAudio", targets: ["PolyphonAudio"]),
+        .library(name: "PolyphonLive", targets: ["PolyphonLive"]),
         .library(name: "PolyphonPlayback", targets: ["PolyphonPlayback"]),
         .executable(name: "polyphon", targets: ["polyphon"]),
     ],
@@ -21,10 +23,15 @@ let package = Package(
         .target(name: "PolyphonMIDI"),
         // bytes → bank model: RIFF, SF2/SF3, region resolution.
         .target(name: "PolyphonSoundFont"),
+        // The General MIDI bank generated in code: a sound-design program, not a file format.
+        .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont"]),
         // The engine: Synthesizer, Channel, Voice, DSP parts.
         .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFont", "PolyphonMIDI"]),
         // Sinks: audio file writers/readers, run-time loaded codecs.
         .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
+        // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time.
+        .target(name: "PolyphonLive", dependencies: ["PolyphonAudio", "PolyphonMIDI",
+                                                     .product(name: "Atomics", package: "swift-atomics")]),
         // Time: scheduling MIDI onto frames, the offline renderer.
         .target(name: "PolyphonPlayback",
                 dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
@@ -32,7 +39,8 @@ let package = Package(
         .executableTarget(
             name: "polyphon",
             dependencies: [
-                "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback",
+                "PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth", "PolyphonAudio",
+                "PolyphonLive", "PolyphonPlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
@@ -44,14 +52,24 @@ let package = Package(
             name: "RenderHashes",
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonPlayback"],
             path: "Benchmarks/RenderHashes"),
-        .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI"]),
-        .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont"]),
-        .testTarget(name: "PolyphonSynthTests", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),
-        .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio"]),
+        // Helpers every test target shares: real files and tools, processes, temporary files.
+        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth"], path: "Tests/PolyphonTestSupport"),
+        .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonSynthTests",
+                    dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonBuiltInBankTests",
+                    dependencies: ["PolyphonBuiltInBank", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
+                                   "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonMIDI", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonPlaybackTests",
-                    dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"]),
+                    dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
+                                   "PolyphonTestSupport"]),
+        // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
-                    dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio"]),
+                    dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",
+                                   "PolyphonTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

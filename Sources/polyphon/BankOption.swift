@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PolyphonAudio
+import PolyphonBuiltInBank
 import PolyphonSoundFont
 
 /// `--soundfont` and the search for a bank when it is not given.

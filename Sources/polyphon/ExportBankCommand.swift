@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PolyphonBuiltInBank
 import PolyphonSoundFont
 
 /// `polyphon export-bank builtin -o gm.sf2`: writes a bank Polyphon carries in code as a

@@ -1,5 +1,6 @@
 import Foundation
 import PolyphonAudio
+import PolyphonLive
 
 /// `polyphon synth --list`: the MIDI ports and audio devices this machine offers.
 enum LiveDeviceList {

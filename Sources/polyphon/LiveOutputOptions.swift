@@ -1,5 +1,6 @@
 import ArgumentParser
 import PolyphonAudio
+import PolyphonLive
 
 /// `--backend`, `--device`, `--latency`: where the live commands (`play`, `synth`) send sound.
 struct LiveOutputOptions: ParsableArguments {

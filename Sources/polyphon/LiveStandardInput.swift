@@ -1,5 +1,7 @@
 import Foundation
+import PolyphonMIDI
 import PolyphonAudio
+import PolyphonLive
 
 /// `polyphon synth --stdin`: raw MIDI bytes from standard input, parsed as they arrive.
 enum LiveStandardInput {

@@ -1,4 +1,5 @@
 import PolyphonAudio
+import PolyphonLive
 import PolyphonSynth
 
 /// The synthesizer as the render thread drives it: MIDI from a ``LiveMIDIQueue`` applied at

@@ -2,6 +2,7 @@ import ArgumentParser
 import Atomics
 import Foundation
 import PolyphonAudio
+import PolyphonLive
 import PolyphonMIDI
 import PolyphonPlayback
 import PolyphonSoundFont

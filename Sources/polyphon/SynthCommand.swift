@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PolyphonAudio
+import PolyphonLive
 import PolyphonSoundFont
 import PolyphonSynth
 

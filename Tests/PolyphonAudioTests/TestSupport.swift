@@ -2,59 +2,14 @@ import Foundation
 import Testing
 
 @testable import PolyphonAudio
+@_exported import PolyphonTestSupport
 
-/// Third-party tools and files: tests that need them skip locally when absent but run (and
-/// fail loudly) under CI, where they are installed.
-enum RealFiles {
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static func available(_ path: String) -> Bool { isCI || FileManager.default.fileExists(atPath: path) }
-
-    static let sox = "/usr/bin/sox"
-    static let python = "/usr/bin/python3"
+extension RealFiles {
     static var libsndfileAvailable: Bool { isCI || (try? Libsndfile.load()) != nil }
 }
 
-/// A fresh directory for one test's files, removed when the value is dropped.
-final class TemporaryDirectory {
-    let path: String
 
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.path
-        path = base + "/polyphon-audio-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
 
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// Runs a program and returns its standard output, trimmed; throws if it exits non-zero.
-func run(_ executable: String, _ arguments: [String]) throws -> String {
-    String(decoding: try runForData(executable, arguments), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
-/// Runs a program and returns its standard output as bytes; throws if it exits non-zero.
-func runForData(_ executable: String, _ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        struct ToolFailed: Error, CustomStringConvertible { var description: String }
-        throw ToolFailed(description: "\(executable) \(arguments) exited \(process.terminationStatus): "
-            + String(decoding: errorData, as: UTF8.self))
-    }
-    return data
-}
 
 /// What `sox --i` reports about a file: an independent reader of the header.
 struct SoxInfo {

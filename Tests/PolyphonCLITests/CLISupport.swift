@@ -1,6 +1,7 @@
 import Foundation
 import PolyphonMIDI
 import PolyphonSoundFont
+@_exported import PolyphonTestSupport
 
 /// Runs the built `polyphon` executable (it sits beside the test bundle).
 enum CLI {
@@ -13,17 +14,13 @@ enum CLI {
         return dir.appendingPathComponent("polyphon").path
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ProcessResult
 
     static func run(_ args: [String], environment: [String: String] = [:]) throws -> Result {
-        try Tool.run(binary, args, environment: environment)
+        try runProcess(binary, args, environment: environment)
     }
 
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    static let isCI = RealFiles.isCI
 
     /// A directory for this test run's files.
     static let workDirectory: String = {
@@ -74,32 +71,3 @@ enum CLI {
     }
 }
 
-enum Tool {
-    static func path(_ name: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
-            return "\(dir)/\(name)"
-        }
-        return nil
-    }
-
-    static func available(_ name: String) -> Bool { CLI.isCI || path(name) != nil }
-
-    static func run(_ executable: String, _ args: [String], environment: [String: String] = [:]) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Read both pipes concurrently enough for small outputs: stdout first, then stderr.
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                          stderr: String(decoding: e, as: UTF8.self))
-    }
-}

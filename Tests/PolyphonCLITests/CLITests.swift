@@ -78,21 +78,21 @@ struct CLITests {
         // 1 s of note, then a release of 96 dB per 0.5 s from about −32 dBFS: the voice ends
         // at the −90 dB noise floor after ≈ 0.3 s.
         #expect(file.duration > 1.25 && file.duration < 1.45, "duration \(file.duration)")
-        if let python = Tool.path("python3") {
+        if let python = RealFiles.tool("python3") {
             let script = "import wave,sys; w=wave.open(sys.argv[1]); print(w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes())"
-            let p = try Tool.run(python, ["-c", script, out])
+            let p = try runProcess(python, ["-c", script, out])
             #expect(p.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2 2 44100 \(file.frameCount)")
         }
     }
 
-    @Test(.enabled(if: Tool.available("sox")), arguments: ["aiff", "caf", "wav"])
+    @Test(.enabled(if: RealFiles.toolAvailable("sox")), arguments: ["aiff", "caf", "wav"])
     func soxReadsEveryNativeFormat(format: String) throws {
-        let sox = try #require(Tool.path("sox"))
+        let sox = try #require(RealFiles.tool("sox"))
         for bits in ["16", "24", "32f"] where !(format == "aiff" && bits == "32f") {
             let out = CLI.workDirectory + "/fmt-\(bits).\(format)"
             let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "--bits", bits, "-q"])
             #expect(r.status == 0, "\(r.stderr)")
-            let info = try Tool.run(sox, ["--i", out])
+            let info = try runProcess(sox, ["--i", out])
             #expect(info.stdout.contains("Channels       : 2"))
             #expect(info.stdout.contains("Sample Rate    : 44100"))
             let precision = bits == "16" ? "16-bit" : bits == "24" ? "24-bit" : "25-bit"
@@ -172,7 +172,7 @@ struct LongRenderTests {
     /// Renders through GNU time and returns the render's own peak resident memory, KiB.
     static func peakKiB(_ args: [String]) throws -> (CLI.Result, Int) {
         let stats = CLI.workDirectory + "/time-\(UUID().uuidString).txt"
-        let r = try Tool.run("/usr/bin/time", ["-f", "%M", "-o", stats, CLI.binary] + args)
+        let r = try runProcess("/usr/bin/time", ["-f", "%M", "-o", stats, CLI.binary] + args)
         let text = (try? String(contentsOfFile: stats, encoding: .utf8)) ?? ""
         let kib = Int(text.split(separator: "\n").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "") ?? -1
         return (r, kib)

@@ -1,4 +1,5 @@
 import PolyphonMIDI
+@_exported import PolyphonTestSupport
 
 /// Builds Standard MIDI File bytes by hand, so every fixture states its bytes explicitly.
 enum SMF {
@@ -73,23 +74,6 @@ enum SMF {
     }
 }
 
-/// A deterministic pseudo-random generator (SplitMix64), so mutation tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
-/// Real files installed by Debian packages: skipped locally when absent, required under CI.
-enum RealFiles {
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static func available(_ path: String) -> Bool { isCI || FileManager.default.fileExists(atPath: path) }
-}
 
 import Foundation

@@ -3,6 +3,7 @@ import PolyphonMIDI
 import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
+@_exported import PolyphonTestSupport
 
 enum Fixtures {
     /// A looped 441 Hz sine (100 points per period at 44.1 kHz) recorded at key 69.
@@ -50,30 +51,3 @@ final class RenderCapture {
     }
 }
 
-enum Tools {
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-
-    static func path(_ tool: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
-            return "\(dir)/\(tool)"
-        }
-        return nil
-    }
-
-    static func available(_ tool: String) -> Bool { isCI || path(tool) != nil }
-
-    /// Runs a tool; returns (status, stdout + stderr).
-    static func run(_ tool: String, _ args: [String], environment: [String: String]? = nil) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        if let environment { p.environment = environment }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}

@@ -13,7 +13,7 @@ struct RealSongTests {
     static let songDirectory = "/usr/share/planetblupi/music"
     static let bank = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
     static var enabled: Bool {
-        Tools.isCI || (FileManager.default.fileExists(atPath: bank) && Tools.path("fluidsynth") != nil
+        RealFiles.isCI || (FileManager.default.fileExists(atPath: bank) && RealFiles.tool("fluidsynth") != nil
                        && FileManager.default.fileExists(atPath: songDirectory))
     }
 
@@ -43,7 +43,7 @@ struct RealSongTests {
 
     @Test(.enabled(if: enabled))
     func everySongRendersCloseToFluidSynth() throws {
-        let fluidsynth = try #require(Tools.path("fluidsynth"), "fluidsynth is required under CI")
+        let fluidsynth = try #require(RealFiles.tool("fluidsynth"), "fluidsynth is required under CI")
         let songs = try FileManager.default.contentsOfDirectory(atPath: Self.songDirectory)
             .filter { $0.hasSuffix(".mid") }.sorted()
         try #require(songs.count >= 10)
@@ -61,9 +61,9 @@ struct RealSongTests {
             let target = AudioFileTarget(path: ours, format: .wav, sampleFormat: .int16)
             let summary = try OfflineRenderer(soundBank: soundFont, options: options).render(midi, to: target)
             #expect(summary.render.duration >= 15)
-            let (status, output) = try Tools.run(fluidsynth, ["-n", "-i", "-q", "-R", "0", "-C", "0", "-r", "44100",
-                                                              "-F", theirs, Self.bank, midiPath])
-            try #require(status == 0, "fluidsynth failed: \(output)")
+            let fluid = try runProcess(fluidsynth, ["-n", "-i", "-q", "-R", "0", "-C", "0", "-r", "44100",
+                                                    "-F", theirs, Self.bank, midiPath])
+            try #require(fluid.status == 0, "fluidsynth failed: \(fluid.stdout)\(fluid.stderr)")
             let c = try #require(AudioComparison.compare(ours, theirs))
             report.append(String(format: "%@ level %+.2f dB, spectral distance %.2f dB, envelope r %.3f",
                                  name, c.levelDifference, c.spectralDistance, c.envelopeCorrelation))

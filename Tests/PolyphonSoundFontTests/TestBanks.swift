@@ -1,5 +1,6 @@
 import Foundation
 @testable import PolyphonSoundFont
+@_exported import PolyphonTestSupport
 
 /// Banks built in code for the tests, and the few helpers that poke at their bytes.
 enum TestBanks {
@@ -131,33 +132,5 @@ enum TestBanks {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
 
-/// Deterministic PRNG (SplitMix64) so mutation tests see the same variants on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
-/// Real files installed by Debian packages: skipped locally when absent, required under CI.
-enum RealFiles {
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static func available(_ path: String) -> Bool { isCI || FileManager.default.fileExists(atPath: path) }
-
-    static let fluidR3 = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
-    static let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
-    static let museScore = "/usr/share/sounds/sf3/MuseScore_General.sf3"
-    /// Not among the files CI is promised (package fluidr3mono-gm-soundfont): tested when present.
-    static let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
-    static let fluidsynth = "/usr/bin/fluidsynth"
-}

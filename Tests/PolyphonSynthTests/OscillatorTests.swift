@@ -11,7 +11,7 @@ struct OscillatorTests {
     /// block holds fewer than four frames, and across many scratch blocks.
     @Test(arguments: [0.37, 1.0, 1.5, 3.999_9, 17.25, 300.0, 1500.0])
     func widenedBlocksMatchTheOneFrameReference(ratio: Double) {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let count = 1 << 20
         let words = (0..<count).map { _ in Int16(truncatingIfNeeded: rng.next()) }
         let low = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -56,7 +56,7 @@ struct OscillatorTests {
     /// the rounding, it stays within 6 · 2⁻¹⁵ of the float kernel at every frame and 88 dB below
     /// it on average; on a 1 kHz sine the difference is below −120 dB.
     @Test func integerCubicMatchesTheFloatKernel() {
-        var rng = SeededRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         let noise = (0..<4096).map { _ in Int16(truncatingIfNeeded: rng.next()) }
         let sine = (0..<4096).map { Int16((29_000 * sin(2 * Double.pi * 1000 / 44_100 * Double($0))).rounded()) }
         let tables = InterpolationTables.shared
@@ -92,7 +92,7 @@ struct OscillatorTests {
     /// SIMD form other architectures use, and the exact products, including the extremes of
     /// 16-bit points against the largest coefficients.
     @Test func pairProductsMatchThePortableFormAndExactSums() {
-        var rng = SeededRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         var words = (0..<64).map { _ in Int16(truncatingIfNeeded: rng.next()) }
         words += [-32768, -32768, -32768, -32768, 32767, 32767, 32767, 32767]
         let rows = InterpolationTables.shared.cubicWords

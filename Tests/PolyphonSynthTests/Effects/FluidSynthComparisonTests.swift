@@ -4,13 +4,13 @@ import Testing
 
 /// Live comparison with the installed FluidSynth: the very send-bus signal FluidSynth's effect
 /// received goes through ours, and the two outputs are measured alike.
-@Suite(.enabled(if: EffectRealFiles.available(EffectRealFiles.fluidsynth)))
+@Suite(.enabled(if: RealFiles.available(RealFiles.fluidsynth)))
 struct FluidSynthComparisonTests {
     let rate = Double(FluidSynthRenderer.sampleRate)
 
     @Test(arguments: [(0.2, 0.0, 8.0), (0.8, 0.5, 16.0)])
     func reverbImpulseResponseMatches(_ room: Double, _ damp: Double, _ seconds: Double) throws {
-        try #require(FileManager.default.fileExists(atPath: EffectRealFiles.fluidsynth))
+        try #require(FileManager.default.fileExists(atPath: RealFiles.fluidsynth))
         let fluid = try FluidSynthRenderer.measure(
             .reverb, sound: [1], options: ["synth.reverb.room-size=\(room)", "synth.reverb.damp=\(damp)",
                                            "synth.reverb.width=0.5", "synth.reverb.level=0.9"], seconds: seconds)
@@ -38,7 +38,7 @@ struct FluidSynthComparisonTests {
     }
 
     @Test func chorusLevelMatches() throws {
-        try #require(FileManager.default.fileExists(atPath: EffectRealFiles.fluidsynth))
+        try #require(FileManager.default.fileExists(atPath: RealFiles.fluidsynth))
         let noise = EffectTestSignals.noise(Int(2 * rate))
         let fluid = try FluidSynthRenderer.measure(.chorus, sound: noise, options: [], seconds: 3)
         let sendEnergy = SignalAnalysis.energy(fluid.send)

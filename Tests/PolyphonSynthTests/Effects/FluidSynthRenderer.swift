@@ -1,12 +1,5 @@
 import Foundation
 
-/// Files installed by Debian packages that some tests measure against: skipped when absent on
-/// a developer's machine, a failure when absent under CI (`CI=true`).
-enum EffectRealFiles {
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let fluidsynth = "/usr/bin/fluidsynth"
-    static func available(_ path: String) -> Bool { isCI || FileManager.default.fileExists(atPath: path) }
-}
 
 /// Renders a generated sound through the installed FluidSynth with one effect on and off, and
 /// returns the effect's own output and its send-bus input: the Swift twin of
@@ -51,7 +44,7 @@ struct FluidSynthRenderer {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: EffectRealFiles.fluidsynth)
+            process.executableURL = URL(fileURLWithPath: RealFiles.fluidsynth)
             process.arguments = arguments
             process.standardOutput = handle
             process.standardError = handle

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+import PolyphonMIDI
+@testable import PolyphonLive
+
+@Suite("Lock-free rings between the threads")
+struct RingAndQueueTests {
+    @Test func ringKeepsOrderAcrossTheWrap() {
+        let ring = SampleRing(capacityFrames: 6)  // rounded up to 8
+        #expect(ring.capacityFrames == 8)
+        var left: [Float] = (0..<5).map { Float($0) }
+        var right: [Float] = (0..<5).map { Float(-$0) }
+        var out = [Float](repeating: 0, count: 16)
+        var next: Float = 0
+        for round in 0..<7 {
+            left = (0..<5).map { next + Float($0) }
+            right = left.map { -$0 }
+            #expect(ring.write(left: left, right: right, count: 5) == 5)
+            #expect(ring.availableFrames == 5)
+            #expect(ring.freeFrames == 3)
+            #expect(ring.write(left: left, right: right, count: 5) == 3, "round \(round): only the free space is written")
+            #expect(ring.read(into: &out, count: 8) == 8)
+            let expected = (0..<5).map { next + Float($0) } + (0..<3).map { next + Float($0) }
+            for i in 0..<8 {
+                #expect(out[2 * i] == expected[i] && out[2 * i + 1] == -expected[i], "round \(round) frame \(i)")
+            }
+            next += 5
+        }
+        #expect(ring.availableFrames == 0)
+        #expect(ring.read(into: &out, count: 4) == 0)
+    }
+
+    /// A producer and a consumer thread pass two million frames of a counting sequence through
+    /// a small ring: any lost, repeated or torn frame breaks the count.
+    @Test func ringPassesEveryFrameBetweenTwoThreadsInOrder() async {
+        let ring = SampleRing(capacityFrames: 256)
+        let total = 2_000_000
+        let producer = Thread {
+            var left = [Float](repeating: 0, count: 97)
+            var right = left
+            var sent = 0
+            while sent < total {
+                let n = min(97, total - sent, ring.freeFrames)
+                if n == 0 { continue }
+                for i in 0..<n { left[i] = Float(sent + i); right[i] = -Float(sent + i) }
+                sent += ring.write(left: left, right: right, count: n)
+            }
+        }
+        producer.start()
+        var received = 0
+        var errors = 0
+        var buffer = [Float](repeating: 0, count: 2 * 61)
+        while received < total {
+            let n = ring.read(into: &buffer, count: 61)
+            for i in 0..<n where buffer[2 * i] != Float(received + i) || buffer[2 * i + 1] != -Float(received + i) {
+                errors += 1
+            }
+            received += n
+        }
+        #expect(errors == 0)
+        #expect(received == total)
+    }
+
+    @Test func midiQueueDeliversBatchesWithSysExAndCountsDrops() {
+        let queue = LiveMIDIQueue(capacity: 4, sysExCapacity: 8)
+        queue.push([.channelVoice(status: 0x90, data1: 60, data2: 100), .realTime(0xF8),
+                    .systemExclusive([0x7E, 0x7F, 0x09, 0x01]), .channelVoice(status: 0xC1, data1: 5, data2: 0)])
+        var seen: [(LiveMIDIQueue.Message, [UInt8])] = []
+        queue.drain { seen.append(($0, Array($1))) }
+        #expect(seen.count == 3)
+        #expect(seen[0].0 == .init(status: 0x90, data1: 60, data2: 100, sysExLength: 0))
+        #expect(seen[1].0.status == 0xF0 && seen[1].1 == [0x7E, 0x7F, 0x09, 0x01])
+        #expect(seen[2].0 == .init(status: 0xC1, data1: 5, data2: 0, sysExLength: 0))
+        #expect(queue.isEmpty)
+        // The byte ring wraps (4 used of 8, then 6 more), and a fifth message does not fit.
+        queue.push([.systemExclusive([1, 2, 3, 4, 5, 6]), .channelVoice(status: 0x80, data1: 1, data2: 0),
+                    .channelVoice(status: 0x80, data1: 2, data2: 0), .channelVoice(status: 0x80, data1: 3, data2: 0),
+                    .channelVoice(status: 0x80, data1: 4, data2: 0)])
+        #expect(queue.droppedCount == 1)
+        seen.removeAll()
+        queue.drain { seen.append(($0, Array($1))) }
+        #expect(seen.map(\.1) == [[1, 2, 3, 4, 5, 6], [], [], []])
+        #expect(seen.map(\.0.data1) == [0, 1, 2, 3])
+    }
+
+    /// An input thread and a render thread: 200 000 messages in batches, every seventh batch
+    /// with a SysEx whose bytes encode its sequence number; none lost, reordered or torn.
+    @Test func midiQueuePassesBatchesBetweenTwoThreadsInOrder() {
+        let queue = LiveMIDIQueue(capacity: 256, sysExCapacity: 1024)
+        let total = 200_000
+        let producer = Thread {
+            var sent = 0
+            var batch = 0
+            while sent < total {
+                let size = min(1 + batch % 13, total - sent)
+                var messages: [MIDIStreamMessage] = (0..<size).map { i in
+                    let n = sent + i
+                    return .channelVoice(status: 0x90 | UInt8(n % 16), data1: UInt8(n >> 7 & 0x7F), data2: UInt8(n & 0x7F))
+                }
+                if batch % 7 == 0 { messages.append(.systemExclusive([UInt8(batch >> 14 & 0x7F), UInt8(batch >> 7 & 0x7F), UInt8(batch & 0x7F)])) }
+                // Every tenth batch, wait for the consumer to catch up: ten batches (at most 140
+                // messages) always fit, so nothing is dropped; this test is about order.
+                while !queue.isEmpty && batch % 10 == 0 { usleep(20) }
+                queue.push(messages)
+                sent += size
+                batch += 1
+            }
+        }
+        producer.start()
+        var received = 0
+        var errors = 0
+        var sysExCount = 0
+        let deadline = Date().addingTimeInterval(60)
+        while received + queue.droppedCount < total && Date() < deadline {
+            queue.drain { message, body in
+                if message.status == 0xF0 {
+                    sysExCount += 1
+                    if body.count != 3 { errors += 1 }
+                    return
+                }
+                let n = received
+                if message.status != 0x90 | UInt8(n % 16) || message.data1 != UInt8(n >> 7 & 0x7F) || message.data2 != UInt8(n & 0x7F) {
+                    errors += 1
+                }
+                received += 1
+            }
+        }
+        #expect(queue.droppedCount == 0)
+        #expect(errors == 0)
+        #expect(received == total)
+        #expect(sysExCount > 1000)
+    }
+}
