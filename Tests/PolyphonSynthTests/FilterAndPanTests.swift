@@ -121,30 +121,20 @@ struct FilterAndPanTests {
                 return b
             }
             if let poisonLane { buffers[poisonLane][100] = .nan }
-            var events: [FilterEvent] = []
+            let eventStore = UnsafeMutablePointer<FilterEvent>.allocate(capacity: lanes)
             for lane in 0..<lanes {
                 let target = filters[lane].coefficients(cutoffCents: 7000 + 500 * Float(lane), qCentibels: 100, table: table)!
-                events.append(FilterEvent(offset: 0, kind: .snap, target: target))
+                (eventStore + lane).initialize(to: FilterEvent(.snap(to: target), at: 0))
             }
-            let filterPointers = UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>.allocate(capacity: lanes)
-            let bufferPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: lanes)
-            let eventPointers = UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>.allocate(capacity: lanes)
-            let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: lanes)
-            let eventStore = UnsafeMutablePointer<FilterEvent>.allocate(capacity: lanes)
-            eventStore.initialize(from: events, count: lanes)
+            let batch = FilterBatch(frames: frames)
             for lane in 0..<lanes {
-                filterPointers[lane] = filters + lane
-                bufferPointers[lane] = buffers[lane]
-                eventPointers[lane] = eventStore + lane
-                eventCounts[lane] = 1
+                _ = batch.append(filters + lane, buffer: buffers[lane], events: eventStore + lane, eventCount: 1)
             }
-            LowPassFilter.process(FilterBatch(filters: filterPointers, buffers: bufferPointers,
-                                              events: eventPointers, eventCounts: eventCounts), count: frames)
+            batch.process(frames: frames)
             let outputs = buffers.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
             let histories = (0..<lanes).flatMap { [filters[$0].hist1, filters[$0].hist2] }
             buffers.forEach { $0.deallocate() }
-            filters.deallocate(); filterPointers.deallocate(); bufferPointers.deallocate()
-            eventPointers.deallocate(); eventCounts.deallocate(); eventStore.deallocate()
+            filters.deallocate(); eventStore.deallocate()
             return (outputs, histories)
         }
         let clean = run(poisonLane: nil)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import PolyphonSoundFont
-@testable import PolyphonSynth
+@_spi(Testing) @testable import PolyphonSynth
 
 /// Voices whose filters have settled share one filter per bus (``SharedFilters``). That must
 /// sound like every voice filtering on its own — to rounding while voices stay in, and within

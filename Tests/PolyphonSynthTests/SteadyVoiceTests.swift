@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import PolyphonSoundFont
-@testable import PolyphonSynth
+@_spi(Testing) @testable import PolyphonSynth
 
 /// A held note at its sustain level, with nothing moving its pitch, cutoff or gain, is steady:
 /// its control points would only count time, so the oscillator runs on through them. That must

@@ -1,7 +1,7 @@
 import Foundation
 import PolyphonSoundFont
 import Testing
-@testable import PolyphonSynth
+@_spi(Testing) @testable import PolyphonSynth
 
 @Suite("Voices, pedals and timing")
 struct VoiceManagementTests {

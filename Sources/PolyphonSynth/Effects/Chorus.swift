@@ -1,5 +1,3 @@
-import Foundation
-
 /// A multi-voice chorus matching FluidSynth 2.3's level, delay sweep and stereo spread.
 ///
 /// The mono send bus is written into one delay line; each of the N voices reads it at a delay
@@ -125,8 +123,8 @@ public final class Chorus {
         @inline(__always)
         mutating func resynchroniseIfDue() {
             if resyncCountdown == 0 {
-                cos = Foundation.cos(2 * Double.pi * phase)
-                sin = Foundation.sin(2 * Double.pi * phase)
+                cos = Math.cos(2 * Double.pi * phase)
+                sin = Math.sin(2 * Double.pi * phase)
                 resyncCountdown = Chorus.phasorResyncInterval
             }
             resyncCountdown -= 1
@@ -148,8 +146,8 @@ public final class Chorus {
         for i in 0..<voiceCount {
             let offset = Double(i) / Double(voiceCount)
             voiceOffset[i] = offset
-            voiceCos[i] = cos(2 * Double.pi * offset)
-            voiceSin[i] = sin(2 * Double.pi * offset)
+            voiceCos[i] = Math.cos(2 * Double.pi * offset)
+            voiceSin[i] = Math.sin(2 * Double.pi * offset)
             if voiceCount == 1 {
                 voiceLeft[i] = 0.3
                 voiceRight[i] = -0.3
@@ -162,8 +160,8 @@ public final class Chorus {
             }
         }
         lfo.phaseStep = s.speed / sampleRate
-        lfo.stepCos = cos(2 * Double.pi * lfo.phaseStep)
-        lfo.stepSin = sin(2 * Double.pi * lfo.phaseStep)
+        lfo.stepCos = Math.cos(2 * Double.pi * lfo.phaseStep)
+        lfo.stepSin = Math.sin(2 * Double.pi * lfo.phaseStep)
         amplitude = s.depth / 1000 * sampleRate / 2
         centre = amplitude + Self.minimumDelay
         let wet = s.level * Self.wetScale / (1 + Self.width * Self.wetWidthScale)

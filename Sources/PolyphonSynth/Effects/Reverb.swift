@@ -1,5 +1,3 @@
-import Foundation
-
 /// An 8-line feedback delay network reverb matching FluidSynth 2.3's ("FDN reverb" by
 /// J.-J. Raynaud) decay times, level, stereo image and damping.
 ///
@@ -144,11 +142,11 @@ public final class Reverb {
         let s = settings.clamped
         let period = 1 / sampleRate
         let longest = gainLengths.max()
-        let gainMin = pow(10, -3 * longest * period / Self.minimumDecay)
-        let gainMax = pow(10, -3 * longest * period / Self.maximumDecay)
+        let gainMin = Math.pow(10, -3 * longest * period / Self.minimumDecay)
+        let gainMax = Math.pow(10, -3 * longest * period / Self.maximumDecay)
         let gain = gainMin + s.roomSize * (gainMax - gainMin)
-        let dcTime = -3 * longest * period / log10(gain)
-        let alphaSquared = 1 / (1 - s.damping / (0.25 * log(gain)))
+        let dcTime = -3 * longest * period / Math.log10(gain)
+        let alphaSquared = 1 / (1 - s.damping / (0.25 * Math.log(gain)))
         return (dcTime, alphaSquared)
     }
 
@@ -160,11 +158,11 @@ public final class Reverb {
         for i in 0..<lineCount {
             // Jot's absorbent filter: DC gain g decays by 60 dB in dcTime; the pole makes the
             // Nyquist decay time α·dcTime.
-            let g = pow(10, -3 * lengths[i] * period / dcTime)
+            let g = Math.pow(10, -3 * lengths[i] * period / dcTime)
             // At damping 1 the formula puts the longest line's pole at exactly 1, where a
             // rounding error would make it an integrator that never lets the tail reach zero
             // (or grows); 0.999 keeps it a 23 ms leak whose gain g·(1 − a) is inaudible anyway.
-            let a = min(0.25 * log(g) * (1 - 1 / alphaSquared), 0.999)
+            let a = min(0.25 * Math.log(g) * (1 - 1 / alphaSquared), 0.999)
             lowpassB0[i] = Float(g * (1 - a))
             lowpassA1[i] = Float(a)
         }
@@ -185,7 +183,7 @@ public final class Reverb {
     private func updateModulation() {
         for i in 0..<lineCount {
             let angle = 2 * Double.pi * (modulationPhase + Double(i) / Double(lineCount))
-            let delay = baseLengths[i] + modulationDepth * (1 + sin(angle))
+            let delay = baseLengths[i] + modulationDepth * (1 + Math.sin(angle))
             let whole = (delay - 0.5).rounded(.down)
             let fraction = delay - whole
             readDelay[i] = Int32(whole)

@@ -18,12 +18,12 @@
 /// mid-chunk runs its lane over silence where it was in), and the shared filters' output,
 /// sends included, is added to each bus last. Everything is allocated up front: rendering
 /// allocates nothing.
-final class VoiceBatch {
+final class VoiceRenderer {
     /// Voices rendered per window: their buffers (window × chunk floats) stay in cache.
     static let window = 32
 
     private let chunkFrames: Int
-    /// From one voice's buffer to the next (``FilterLanes/bufferStride(frames:)``).
+    /// From one voice's buffer to the next (``FilterBatch/bufferStride(frames:)``).
     private let stride: Int
     private let eventCapacity: Int
     private let voiceIndices: UnsafeMutablePointer<Int>
@@ -31,7 +31,7 @@ final class VoiceBatch {
     private let buffers: UnsafeMutablePointer<Float>
     private let events: UnsafeMutablePointer<FilterEvent>
     private let eventCounts: UnsafeMutablePointer<Int>
-    private let lanes: FilterLanes
+    private let batch: FilterBatch
     private let filterOffset: Int
     /// The oscillators' widened sample points (see ``Oscillator/scratchPoints``).
     private let scratch: UnsafeMutablePointer<Float>
@@ -42,23 +42,22 @@ final class VoiceBatch {
     private let laneSlots: UnsafeMutablePointer<Int>
     /// Per window slot: the dry signal was mixed with its filter batch.
     private let batchMixed: UnsafeMutablePointer<Bool>
-    /// Per window slot: every frame went into a shared filter (nothing left to filter or mix),
-    /// and: a join's handed-over state is to be collected after the lanes ran.
+    /// Per window slot: every frame went into a shared filter (nothing left to filter or mix).
     private let sharedOnly: UnsafeMutablePointer<Bool>
-    private let joinPending: UnsafeMutablePointer<Bool>
     private let shared: SharedFilters
 
     init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
-        stride = FilterLanes.bufferStride(frames: chunkFrames)
+        stride = FilterBatch.bufferStride(frames: chunkFrames)
         eventCapacity = Voice.maximumFilterEvents(frames: chunkFrames)
         let w = Self.window
         voiceIndices = .allocate(filledWith: 0, count: w)
         produced = .allocate(filledWith: 0, count: w)
         buffers = .allocate(filledWith: 0, count: w * stride)
-        events = .allocate(filledWith: FilterEvent(offset: 0, kind: .flush), count: w * eventCapacity)
+        events = .allocate(filledWith: FilterEvent(.flush, at: 0), count: w * eventCapacity)
         eventCounts = .allocate(filledWith: 0, count: w)
-        lanes = FilterLanes(frames: chunkFrames)
+        shared = SharedFilters(chunkFrames: chunkFrames, voices: voices)
+        batch = FilterBatch(frames: chunkFrames, handOverStates: shared.joinStates)
         filterOffset = MemoryLayout<Voice>.offset(of: \Voice.filter)!
         scratch = .allocate(filledWith: 0, count: Oscillator.scratchPoints)
         filteredLeft = .allocate(filledWith: 0, count: chunkFrames)
@@ -67,8 +66,6 @@ final class VoiceBatch {
         laneSlots = .allocate(filledWith: 0, count: FilterBatch.lanes)
         batchMixed = .allocate(filledWith: false, count: w)
         sharedOnly = .allocate(filledWith: false, count: w)
-        joinPending = .allocate(filledWith: false, count: w)
-        shared = SharedFilters(chunkFrames: chunkFrames, voices: voices)
     }
 
     deinit {
@@ -84,7 +81,6 @@ final class VoiceBatch {
         laneSlots.deallocate()
         batchMixed.deallocate()
         sharedOnly.deallocate()
-        joinPending.deallocate()
     }
 
     /// Renders `count` (≤ chunk) frames of every active voice into the buses `target(voice)` names;
@@ -92,9 +88,8 @@ final class VoiceBatch {
     /// of the voice's bus and `busTarget(index)` that bus (`target(voice)` is
     /// `busTarget(bus(voice))`). `clock` is the synthesizer's frame count at the chunk's start.
     @inline(__always)
-    func render(voices: UnsafeMutablePointer<Voice>, voiceCount: Int, count: Int,
-                interpolation: Interpolation, tables: InterpolationTables, clock: Int64,
-                sharedTarget: MixTarget?, bus: (Int) -> Int, busTarget: (Int) -> MixTarget) {
+    func render(voices: UnsafeMutablePointer<Voice>, voiceCount: Int, count: Int, context: RenderContext,
+                clock: Int64, sharedTarget: MixTarget?, bus: (Int) -> Int, busTarget: (Int) -> MixTarget) {
         let grouped = sharedTarget != nil
         @inline(__always) func target(_ v: Int) -> MixTarget { busTarget(bus(v)) }
         anyBatchMixed = false
@@ -113,7 +108,7 @@ final class VoiceBatch {
                 next += 1
             }
             if w == 0 { break }
-            renderWindow(voices, w, count, interpolation, tables, grouped, runsShared, bus, busTarget)
+            renderWindow(voices, w, count, context, grouped, runsShared, bus, busTarget)
             // The window's buffers are reused by the next one: members waiting go in now.
             if runsShared { shared.flush() }
             for k in 0..<w where produced[k] > 0 && !sharedOnly[k] {
@@ -149,7 +144,7 @@ final class VoiceBatch {
     private var anyBatchMixed = false
 
     /// Let steady voices run through control points that would change nothing (see
-    /// ``Voice/renderSource``); off only to compare the two paths in tests.
+    /// ``SteadyVoice.swift``); off only to compare the two paths in tests.
     var skipsSteadyPoints = true
     /// Control points steady voices passed without an update so far, and how many of them
     /// inside a longer oscillator run (for tests).
@@ -157,14 +152,14 @@ final class VoiceBatch {
     private(set) var steadyPointsRunThrough = 0
 
     /// Render the two halves of a stereo pair with one phase stream while they are in step
-    /// (see ``Voice/renderSourcePair``); off only to compare the two paths in tests.
+    /// (``StereoTwins.swift``); off only to compare the two paths in tests.
     var pairsTwins = true
     /// Frames rendered that way so far (for tests).
     private(set) var twinFrames = 0
 
-    private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int,
-                              _ interpolation: Interpolation, _ tables: InterpolationTables, _ grouped: Bool,
-                              _ runsShared: Bool, _ bus: (Int) -> Int, _ busTarget: (Int) -> MixTarget) {
+    private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int, _ context: RenderContext,
+                              _ grouped: Bool, _ runsShared: Bool, _ bus: (Int) -> Int,
+                              _ busTarget: (Int) -> MixTarget) {
         var next = 0
         var pairFrames = 0
         let steady = skipsSteadyPoints
@@ -172,15 +167,15 @@ final class VoiceBatch {
         /// filtered any more, or all members when sharing is off, leave at the chunk's start:
         /// decided before rendering, so the voice knows whether it is in a shared filter.
         @inline(__always) func settleMembership(_ v: Int) {
-            let group = voices[v].filterGroup
+            let group = voices[v].membership.group
             guard group >= 0 else { return }
             let b = bus(v)
             // The target first: with the closure called while the voice is borrowed for
-            // `busGains`, the compiler copied the whole voice (1.6 kB and a retain) per call.
+            // `busGains`, the compiler would copy the whole voice.
             let target = busTarget(b)
             if !sharing || !voices[v].isFiltered
                 || !shared.matches(group, bus: b, gains: voices[v].busGains(target)) {
-                voices[v].filterGroup = -1
+                voices[v].membership.group = -1
             }
         }
         if runsShared {
@@ -188,7 +183,7 @@ final class VoiceBatch {
         }
         while next < w {
             let v = voiceIndices[next]
-            if pairsTwins && interpolation == .cubic && next + 1 < w
+            if pairsTwins && context.interpolation == .cubic && next + 1 < w
                 && Voice.twinOffset(voices + voiceIndices[next + 1], from: voices + v) != nil {
                 // The two halves of a stereo pair, in step: one phase stream for both.
                 let k = next
@@ -196,17 +191,16 @@ final class VoiceBatch {
                     voices + v, voices + voiceIndices[k + 1], count: count,
                     into: buffers + k * stride, buffers + (k + 1) * stride,
                     events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
-                    eventCounts: &eventCounts[k], &eventCounts[k + 1], tables: tables, scratch: scratch,
-                    sharing: sharing, steady: steady, twinFrames: &pairFrames)
+                    eventCounts: &eventCounts[k], &eventCounts[k + 1], scratch: scratch,
+                    sharing: sharing, steady: steady, context: context, twinFrames: &pairFrames)
                 enqueue(k)
                 enqueue(k + 1)
                 next += 2
             } else {
                 produced[next] = voices[v].renderSource(count: count, into: buffers + next * stride,
                                                         events: events + next * eventCapacity,
-                                                        eventCount: &eventCounts[next], interpolation: interpolation,
-                                                        tables: tables, scratch: scratch, sharing: sharing,
-                                                        steady: steady)
+                                                        eventCount: &eventCounts[next], scratch: scratch,
+                                                        sharing: sharing, steady: steady, context: context)
                 enqueue(next)
                 next += 1
             }
@@ -217,14 +211,13 @@ final class VoiceBatch {
         @inline(__always) func enqueue(_ k: Int) {
             batchMixed[k] = false
             sharedOnly[k] = false
-            joinPending[k] = false
             let v = voiceIndices[k], n = produced[k]
             let (passed, runThrough) = voices[v].takeSteadyCounts()
             steadyPoints &+= passed
             steadyPointsRunThrough &+= runThrough
             let out = buffers + k * stride
             let voiceEvents = events + k * eventCapacity
-            if runsShared && (sharing || voices[v].filterGroup >= 0) {
+            if runsShared && (sharing || voices[v].membership.group >= 0) {
                 let b = bus(v)
                 if !route(k, voices + v, n, out, voiceEvents, bus: b, target: busTarget(b)) { return }
             }
@@ -233,51 +226,44 @@ final class VoiceBatch {
             if n < count { (out + n).update(repeating: 0, count: count - n) }
             let filter = (UnsafeMutableRawPointer(voices + v) + filterOffset)
                 .assumingMemoryBound(to: LowPassFilter.self)
-            lanePans[lanes.count] = voices[v].panGains
-            laneSlots[lanes.count] = k
-            if lanes.append(filter, buffer: out, events: voiceEvents, eventCount: eventCounts[k]) {
+            lanePans[batch.count] = voices[v].panGains
+            laneSlots[batch.count] = k
+            if batch.append(filter, buffer: out, events: voiceEvents, eventCount: eventCounts[k]) {
                 runFilters(count, grouped)
             }
         }
-        if lanes.count > 0 {
-            for l in lanes.count..<FilterBatch.lanes { lanePans[l] = .zero }
+        if batch.count > 0 {
+            for l in batch.count..<FilterBatch.lanes { lanePans[l] = .zero }
             runFilters(count, grouped)
-        }
-        // The lanes ran: collect the state each joining voice's filter handed over.
-        for k in 0..<w where joinPending[k] {
-            let e = events + k * eventCapacity
-            for j in 0..<eventCounts[k] where e[j].kind == .join {
-                shared.setState(e[j].target, ofJoin: e[j].frames)
-            }
         }
     }
 
     /// Sends the frames of window slot `k` that belong in a shared filter there, following the
-    /// voice's joins (`.join` events, accepted here or turned into flushes) and leaves (a new
-    /// filter target while in), and zeroes them in the voice's buffer. Returns whether the
-    /// voice's own filter still has work this chunk: frames of its own, or a state to hand over.
+    /// voice's joins (`.join` events, accepted here — the event then names the join slot its
+    /// filter hands its state to — or turned into flushes) and leaves (a new filter target
+    /// while in), and zeroes them in the voice's buffer. Returns whether the voice's own filter
+    /// still has work this chunk: frames of its own, or a state to hand over.
     private func route(_ k: Int, _ voice: UnsafeMutablePointer<Voice>, _ n: Int, _ out: UnsafeMutablePointer<Float>,
                        _ voiceEvents: UnsafeMutablePointer<FilterEvent>, bus: Int, target: MixTarget) -> Bool {
         // (Members that had to leave at the chunk's start left before rendering.)
-        var member = voice.pointee.filterGroup
+        var member = voice.pointee.membership.group
         let gains = voice.pointee.busGains(target)
         var start = 0            // where the current stretch (own or shared) began
         var ownFrames = 0
         var joined = false
         for j in 0..<eventCounts[k] {
             let offset = min(Int(voiceEvents[j].offset), n)
-            switch voiceEvents[j].kind {
-            case .join:
+            switch voiceEvents[j].change {
+            case .join(let coefficients, _):
                 if member < 0 && offset < n,
-                   let (group, join) = shared.join(coefficients: voiceEvents[j].target, gains: gains, bus: bus,
-                                                   offset: offset) {
+                   let (group, slot) = shared.join(coefficients: coefficients, gains: gains, bus: bus, offset: offset) {
                     ownFrames += offset - start
                     member = group
                     start = offset
-                    voiceEvents[j].frames = join
+                    voiceEvents[j].change = .join(coefficients, slot: Int32(slot))
                     joined = true
                 } else {
-                    voiceEvents[j].kind = .flush  // already in, or no shared filter free
+                    voiceEvents[j].change = .flush  // already in, or no shared filter free
                 }
             case .glide, .snap:
                 if member >= 0 {
@@ -301,23 +287,22 @@ final class VoiceBatch {
         }
         let ownWork = ownFrames > 0 || joined
         if member >= 0 && ownWork { (out + start).update(repeating: 0, count: n - start) }
-        joinPending[k] = joined
         sharedOnly[k] = !ownWork
         member = voice.pointee.isActive ? member : -1
-        voice.pointee.filterGroup = member
+        voice.pointee.membership.group = member
         if member >= 0 { shared.addMember(member) }
         return ownWork
     }
 
     @inline(__always)
     private func runFilters(_ count: Int, _ grouped: Bool) {
-        let taken = lanes.process(frames: count)
+        let taken = batch.process(frames: count)
         guard grouped else { return }
         // A voice that ended inside the chunk: its filter rang on past the end, in silence that
         // the voice does not have. (The one-voice mix reads only the frames it produced.)
         for l in 0..<taken {
             let k = laneSlots[l], n = produced[k]
-            if n < count { (lanes.buffers[l] + n).update(repeating: 0, count: count - n) }
+            if n < count { (batch.buffers[l] + n).update(repeating: 0, count: count - n) }
         }
         if !anyBatchMixed {
             filteredLeft.update(repeating: 0, count: count)
@@ -331,6 +316,6 @@ final class VoiceBatch {
     /// Adds the batch's eight filtered voices, panned, into the filtered bus in lane (= pool)
     /// order. Spare lanes add +0, which leaves a sum begun at +0 bit for bit as it was.
     private func mixLanes(_ count: Int) {
-        StereoMix.addEight(lanes.buffers, gains: lanePans, left: filteredLeft, right: filteredRight, count: count)
+        StereoMix.addEight(batch.buffers, gains: lanePans, left: filteredLeft, right: filteredRight, count: count)
     }
 }

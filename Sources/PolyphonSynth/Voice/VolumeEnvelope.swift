@@ -1,5 +1,3 @@
-import Foundation
-
 /// The SF2 volume envelope: delay → attack → hold → decay → sustain → release.
 ///
 /// The attack rises linearly in amplitude; every later stage moves linearly in decibels over a
@@ -67,7 +65,7 @@ struct VolumeEnvelope {
         case .attack:
             // Map the linear attack amplitude onto the dB scale the release runs on.
             if value > 0 {
-                let db = 20 * log10f(value)  // ≤ 0
+                let db = 20 * Math.log10(value)  // ≤ 0
                 value = max(0, min(1, 1 + db / 96))
             } else {
                 value = 0

@@ -69,13 +69,3 @@ final class OutputBus {
         chorus?.clearTail()
     }
 }
-
-/// A pair of caller-owned buffers receiving one stereo output.
-public struct StereoBuffer {
-    public var left: UnsafeMutablePointer<Float>
-    public var right: UnsafeMutablePointer<Float>
-    public init(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
-        self.left = left
-        self.right = right
-    }
-}

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The SF2 modulation envelope: delay → attack (convex) → hold → decay → sustain → release,
 /// all in a 0…1 value that scales modEnvToPitch / modEnvToFilterFc.
 struct ModulationEnvelope {
@@ -123,6 +121,6 @@ struct ModulationEnvelope {
     static func convex(_ x: Float) -> Float {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
-        return max(0, 1 + (400.0 / 960.0) * log10f(x))
+        return max(0, 1 + (400.0 / 960.0) * Math.log10(x))
     }
 }

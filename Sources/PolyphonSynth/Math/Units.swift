@@ -1,5 +1,3 @@
-import Foundation
-
 /// Unit conversions of the SoundFont world, table-driven where they run per block.
 enum Units {
     /// 2^x within 2e−7 relative (Float's own precision), without a libm call: control points
@@ -54,14 +52,14 @@ enum Units {
     static let concave: [Float] = (0..<128).map { i in
         if i == 0 { return 0 }
         if i == 127 { return 1 }
-        return Float(-(400.0 / 960.0) * log10(Double(127 - i) / 127.0))
+        return Float(-(400.0 / 960.0) * Math.log10(Double(127 - i) / 127.0))
     }
 
     /// The convex curve: 1 + (400/960)·log10(i/127), pinned to 0 and 1 at the ends.
     static let convex: [Float] = (0..<128).map { i in
         if i == 0 { return 0 }
         if i == 127 { return 1 }
-        return Float(1.0 + (400.0 / 960.0) * log10(Double(i) / 127.0))
+        return Float(1.0 + (400.0 / 960.0) * Math.log10(Double(i) / 127.0))
     }
 
     /// Constant-power pan gains for a pan value in 0.1 % (−500 … 500).
@@ -69,6 +67,6 @@ enum Units {
     static func panGains(_ pan: Float) -> (left: Float, right: Float) {
         let p = min(max(pan, -500), 500)
         let theta = (p + 500) * (Float.pi / 2000)
-        return (cos(theta), sin(theta))
+        return (Math.cos(theta), Math.sin(theta))
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Interpolation coefficients for 256 fractional positions between sample points, shared by
 /// every voice: FluidSynth's Catmull-Rom cubic, and an 8-point Blackman-windowed sinc
 /// normalised to unit gain at every fraction.
@@ -40,11 +38,11 @@ final class InterpolationTables: @unchecked Sendable {
                 var c = 1.0
                 if abs(d) > 1e-9 {
                     let arg = Double.pi * d
-                    c = sin(arg) / arg
+                    c = Math.sin(arg) / arg
                 }
                 // Blackman window over ±4 points.
                 let u = (d + 4) / 8
-                c *= 0.42 - 0.5 * cos(2 * Double.pi * u) + 0.08 * cos(4 * Double.pi * u)
+                c *= 0.42 - 0.5 * Math.cos(2 * Double.pi * u) + 0.08 * Math.cos(4 * Double.pi * u)
                 w[t] = c
                 sum += c
             }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// sin ω and 1 − cos ω of the filter cutoff, tabulated over absolute cents for one sample rate,
 /// so a control point turns a moving cutoff into coefficients without exp2, sin or cos.
 ///
@@ -16,16 +14,16 @@ struct CutoffTable {
 
     /// Allocates and fills a table; release it with ``deallocate()``.
     static func make(sampleRate: Double) -> CutoffTable {
-        let low = 1200 * log2(5 / 8.175799)
-        let high = 1200 * log2(0.45 * sampleRate / 8.175799)
+        let low = 1200 * Math.log2(5 / 8.175799)
+        let high = 1200 * Math.log2(0.45 * sampleRate / 8.175799)
         let count = Int(((high - low) / Double(step)).rounded(.up)) + 2
         let values = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: count)
         for i in 0..<count {
             let cents = low + Double(i) * Double(step)
-            let hertz = min(8.175799 * pow(2, cents / 1200), 0.45 * sampleRate)
+            let hertz = min(8.175799 * Math.pow(2, cents / 1200), 0.45 * sampleRate)
             let omega = 2 * Double.pi * hertz / sampleRate
-            let half = sin(omega / 2)
-            values[i] = SIMD2(Float(sin(omega)), Float(2 * half * half))
+            let half = Math.sin(omega / 2)
+            values[i] = SIMD2(Float(Math.sin(omega)), Float(2 * half * half))
         }
         return CutoffTable(minimumCents: Float(low), maximumCents: Float(high), values: UnsafePointer(values),
                            count: count)

@@ -1,22 +1,23 @@
-/// A MIDI event waiting for its frame inside a coming render call.
+/// An event waiting for its frame inside a coming render call.
 struct ScheduledEvent {
-    enum Kind: UInt8 {
-        case noteOn, noteOff, controller, programChange, pitchBend, channelPressure, polyPressure
-        case sysEx
+    enum Kind {
+        case noteOn(channel: UInt8, key: UInt8, velocity: UInt8, bus: UInt8)
+        case noteOff(channel: UInt8, key: UInt8)
+        case controlChange(channel: UInt8, controller: UInt8, value: UInt8)
+        case programChange(channel: UInt8, program: UInt8)
+        /// 14-bit, 8192 = centre.
+        case pitchBend(channel: UInt8, value: UInt16)
+        case channelPressure(channel: UInt8, pressure: UInt8)
+        case keyPressure(channel: UInt8, key: UInt8, pressure: UInt8)
+        /// A system-exclusive body in the queue's ``EventQueue/sysExPool``.
+        case systemExclusive(start: Int32, length: Int32)
+        /// Every channel's keys go up (pedals ignored), every voice stops, everything resets.
         case allNotesOff, allSoundOff, reset
     }
 
     /// Absolute frame (frames rendered since the synthesizer was created).
     var frame: Int64
     var kind: Kind
-    var channel: UInt8
-    var data1: UInt8
-    var data2: UInt8
-    var data3: UInt8
-    /// 14-bit value for pitch bend; sysex pool offset.
-    var value: Int
-    /// sysex length.
-    var length: Int
 }
 
 /// Events sorted by frame (stable for equal frames), in storage reserved up front so
@@ -24,7 +25,8 @@ struct ScheduledEvent {
 struct EventQueue {
     private(set) var events: [ScheduledEvent]
     private var head = 0
-    var sysExPool: [UInt8]
+    /// System-exclusive bodies, copied in as they are scheduled.
+    private(set) var sysExPool: [UInt8]
 
     init(capacity: Int) {
         events = []
@@ -45,6 +47,14 @@ struct EventQueue {
         if i == events.count { events.append(e) } else { events.insert(e, at: i) }
     }
 
+    /// Copies a system-exclusive body (straight from the caller's bytes, no intermediate
+    /// array) into the pool; returns where it lies.
+    mutating func storeSysEx(_ body: ArraySlice<UInt8>) -> (start: Int32, length: Int32) {
+        let start = sysExPool.count
+        sysExPool.append(contentsOf: body)
+        return (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: body.count))
+    }
+
     mutating func pop() -> ScheduledEvent? {
         guard head < events.count else { return nil }
         let e = events[head]
@@ -56,12 +66,6 @@ struct EventQueue {
     /// outlive the dispatch of the last event that points into it).
     mutating func compactIfDrained() {
         guard head > 0, head == events.count else { return }
-        events.removeAll(keepingCapacity: true)
-        sysExPool.removeAll(keepingCapacity: true)
-        head = 0
-    }
-
-    mutating func removeAll() {
         events.removeAll(keepingCapacity: true)
         sysExPool.removeAll(keepingCapacity: true)
         head = 0

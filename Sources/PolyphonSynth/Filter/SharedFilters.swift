@@ -50,21 +50,24 @@ final class SharedFilters {
         var pending = 0
     }
 
-    /// A voice's filter state entering a shared filter at a frame.
+    /// A voice entering a shared filter at a frame (its filter's state arrives in
+    /// ``joinStates`` at the same index).
     private struct Join {
         var group: Int32
         var offset: Int32
-        var state = SIMD2<Float>(repeating: 0)
     }
 
     private let chunkFrames: Int
     private let groups: UnsafeMutablePointer<Group>
-    /// The shared filters themselves, run eight at a time like voices' (``LowPassFilter/process(_:count:)``).
+    /// The shared filters themselves, run eight at a time like voices' (``FilterBatch``).
     private let filters: UnsafeMutablePointer<LowPassFilter>
     /// Per group, `chunkFrames` of input (the filter writes its output over it), ``stride`` apart.
     private let inputs: UnsafeMutablePointer<Float>
     private let stride: Int
     private let joins: UnsafeMutablePointer<Join>
+    /// The state each joining voice's filter hands over, by join slot: the voice batch's
+    /// ``FilterBatch`` writes it when the voice's lane reaches its join.
+    let joinStates: UnsafeMutablePointer<SIMD2<Float>>
     private var joinCount = 0
     /// The filters' events of the chunk (state handed over, denormal flushes), group by group.
     private let events: UnsafeMutablePointer<FilterEvent>
@@ -72,7 +75,7 @@ final class SharedFilters {
     private let groupOrder: UnsafeMutablePointer<Int>
     private let pendingSignals: UnsafeMutablePointer<UnsafePointer<Float>>
     private var count = 0
-    private let lanes: FilterLanes
+    private let batch: FilterBatch
     /// Up to eight filters' outputs and pan gains being mixed into one bus (``StereoMix``).
     private let mixSources: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     private let mixGains: UnsafeMutablePointer<SIMD2<Float>>
@@ -81,7 +84,7 @@ final class SharedFilters {
     /// Shared filters for chunks of up to `chunkFrames` frames and up to `voices` voices.
     init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
-        stride = FilterLanes.bufferStride(frames: chunkFrames)
+        stride = FilterBatch.bufferStride(frames: chunkFrames)
         capacity = voices + 64
         joinCapacity = max(voices, 1)
         let c = capacity
@@ -89,12 +92,13 @@ final class SharedFilters {
         filters = .allocate(filledWith: LowPassFilter(), count: c)
         inputs = .allocate(filledWith: 0, count: c * stride)
         joins = .allocate(filledWith: Join(group: 0, offset: 0), count: joinCapacity)
+        joinStates = .allocate(filledWith: .zero, count: joinCapacity)
         // Every join, plus a settle point per 256 frames for each filter.
         eventCapacity = joinCapacity + c * (chunkFrames / 256 + 2)
-        events = .allocate(filledWith: FilterEvent(offset: 0, kind: .flush), count: eventCapacity)
+        events = .allocate(filledWith: FilterEvent(.flush, at: 0), count: eventCapacity)
         groupOrder = .allocate(filledWith: 0, count: c)
         pendingSignals = .allocate(filledWith: UnsafePointer(inputs), count: c * Self.batch)
-        lanes = FilterLanes(frames: chunkFrames)
+        batch = FilterBatch(frames: chunkFrames)
         silence = .allocate(filledWith: 0, count: chunkFrames)
         mixSources = .allocate(filledWith: silence, count: 8)
         mixGains = .allocate(filledWith: .zero, count: 8)
@@ -105,6 +109,7 @@ final class SharedFilters {
         filters.deallocate()
         inputs.deallocate()
         joins.deallocate()
+        joinStates.deallocate()
         events.deallocate()
         groupOrder.deallocate()
         pendingSignals.deallocate()
@@ -143,9 +148,9 @@ final class SharedFilters {
     }
 
     /// Records that a voice joins the shared filter with `coefficients`, `bus` and bus `gains`
-    /// at frame `offset` of this chunk: returns the group and the join's index (where
-    /// ``setState(_:ofJoin:)`` puts the state the voice's filter hands over), or nil when every
-    /// shared filter is taken.
+    /// at frame `offset` of this chunk: returns the group and the join's slot (where the state
+    /// the voice's filter hands over goes, in ``joinStates``), or nil when every shared filter
+    /// is taken.
     func join(coefficients: SIMD4<Float>, gains: SIMD4<Float>, bus: Int, offset: Int) -> (group: Int, join: Int)? {
         guard joinCount < joinCapacity else { return nil }
         var free = -1
@@ -167,18 +172,14 @@ final class SharedFilters {
             slotLimit = max(slotLimit, found + 1)
             groups[found] = Group(coefficients: coefficients, gains: gains, bus: bus, inUse: true)
             filters[found] = LowPassFilter()
-            filters[found].apply(FilterEvent(offset: 0, kind: .snap, target: coefficients))
+            filters[found].apply(FilterEvent(.snap(to: coefficients), at: 0))
             // The input of a filter not in use was not cleared by `begin`.
             input(found).update(repeating: 0, count: chunkFrames)
         }
         joins[joinCount] = Join(group: Int32(found), offset: Int32(offset))
+        joinStates[joinCount] = .zero
         joinCount += 1
         return (found, joinCount - 1)
-    }
-
-    /// The state (hist1, hist2, …) a joining voice's filter handed over.
-    func setState(_ state: SIMD4<Float>, ofJoin j: Int) {
-        joins[j].state = SIMD2(state[0], state[1])
     }
 
     /// Whether group `g` is the one for this bus and these gains.
@@ -264,11 +265,11 @@ final class SharedFilters {
             live += 1
             let first = used
             used = collectEvents(g, count, clock, at: used)
-            if lanes.append(filters + g, buffer: input(g), events: events + first, eventCount: used - first) {
-                lanes.process(frames: count)
+            if batch.append(filters + g, buffer: input(g), events: events + first, eventCount: used - first) {
+                batch.process(frames: count)
             }
         }
-        if lanes.count > 0 { lanes.process(frames: count) }
+        if batch.count > 0 { batch.process(frames: count) }
         // Left and right eight filters at a time while they share a bus (the same sums, in the
         // same order, as one filter at a time).
         var k = 0
@@ -314,8 +315,7 @@ final class SharedFilters {
     private func collectEvents(_ g: Int, _ count: Int, _ clock: Int64, at start: Int) -> Int {
         var n = start
         for j in 0..<joinCount where Int(joins[j].group) == g {
-            let e = FilterEvent(offset: Int(joins[j].offset), kind: .inject,
-                                target: SIMD4(joins[j].state[0], joins[j].state[1], 0, 0))
+            let e = FilterEvent(.inject(joinStates[j]), at: Int(joins[j].offset))
             // Stable insertion by frame (joins were recorded in pool order).
             var k = n
             while k > start && events[k - 1].offset > e.offset {
@@ -336,7 +336,7 @@ final class SharedFilters {
                 events[k] = events[k - 1]
                 k -= 1
             }
-            events[k] = FilterEvent(offset: frame, kind: .settle)
+            events[k] = FilterEvent(.settle, at: frame)
             n += 1
             frame += 256
         }

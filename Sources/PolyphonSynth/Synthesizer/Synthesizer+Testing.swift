@@ -1,0 +1,35 @@
+/// Switches for the speed tricks and counters of what they did, so tests can compare each
+/// trick's output with the plain path and check that it ran. Not API.
+extension Synthesizer {
+    /// Whether stereo pairs in step share one phase stream (``StereoTwins.swift``), and how many
+    /// frames did.
+    @_spi(Testing) public var pairsStereoTwins: Bool {
+        get { renderer.pairsTwins }
+        set { renderer.pairsTwins = newValue }
+    }
+    @_spi(Testing) public var stereoTwinFrames: Int { renderer.twinFrames }
+
+    /// Whether voices whose filters have settled share filters (``SharedFilters``), and how
+    /// many voice frames did.
+    @_spi(Testing) public var sharesFilters: Bool {
+        get { renderer.sharesFilters }
+        set { renderer.sharesFilters = newValue }
+    }
+    @_spi(Testing) public var sharedFilterFrames: Int { renderer.sharedFrames }
+
+    /// Whether steady voices run through control points that would change nothing
+    /// (``SteadyVoice.swift``), how many points they passed so far (and how many of those
+    /// inside a longer oscillator run), and how many active voices are steady now.
+    @_spi(Testing) public var skipsSteadyControlPoints: Bool {
+        get { renderer.skipsSteadyPoints }
+        set { renderer.skipsSteadyPoints = newValue }
+    }
+    @_spi(Testing) public var steadyPointsPassed: (all: Int, runThrough: Int) {
+        (renderer.steadyPoints, renderer.steadyPointsRunThrough)
+    }
+    @_spi(Testing) public var steadyVoiceCount: Int {
+        var n = 0
+        voicePool.forEachActive { v in if v.isHeldSteady { n += 1 } }
+        return n
+    }
+}

@@ -1,0 +1,494 @@
+import PolyphonMIDI
+import PolyphonSoundFont
+
+/// A multi-timbral SoundFont synthesizer: MIDI events in, stereo audio out.
+///
+/// Every event may carry a frame offset into the *next* `render` call (offsets past its end
+/// carry over to later calls), so events land on their exact sample. A synthesizer is used by
+/// one thread at a time; the bank it plays is immutable and may be shared by any number of
+/// synthesizers on other threads. Rendering allocates nothing.
+///
+/// How a note travels: ``startNote(_:withVelocity:onChannel:atFrame:)`` queues it; the render
+/// loop dispatches it on its frame to its ``Channel`` (which knows the preset), each region of
+/// the preset that holds the key and velocity starts a ``Voice`` from the ``VoicePool``, and
+/// every chunk the ``VoiceRenderer`` renders the voices (oscillator, filter, mix) into the
+/// ``OutputBus``es, whose reverb and chorus run last.
+public final class Synthesizer {
+    /// The bank being played.
+    public let soundBank: SoundFont
+    public let sampleRate: Double
+    public let configuration: SynthesizerConfiguration
+
+    /// Frames between the engine's control points: envelopes, LFOs, pitch, cutoff and gain are
+    /// worked out this often (each change ramped sample by sample), and a render's tail is
+    /// judged over blocks this long.
+    public static let controlPeriod = Voice.controlPeriod
+
+    let channels: [Channel]
+    let voicePool: VoicePool
+    private var queue: EventQueue
+    private let presets: PresetTable
+    private var samples: SampleTable
+    let context: RenderContext
+
+    /// Frames rendered since creation: the clock events are scheduled against.
+    public private(set) var framesRendered: Int64 = 0
+    /// Master volume from universal SysEx, 0…1.
+    private var masterVolume: Float = 1
+    /// Bank-select interpretation; GM/GS/XG resets switch it.
+    private var bankSelectMode: BankSelectMode
+    /// Outputs: one (the mix), one per channel, or the explicit buses notes are routed to.
+    private let buses: [OutputBus]
+    /// True when notes choose their bus (``SynthesizerConfiguration/outputBusCount``).
+    private let routesByBus: Bool
+    private var effects = EffectGate()
+
+    /// Frames rendered per internal chunk (less when an event comes sooner). Each active voice
+    /// pays a fixed cost per chunk, so longer chunks are faster: 1024 measured ~5% faster on
+    /// songs than 256. A caller asking for fewer frames (live output) gets just those.
+    static let chunkFrames = 1024
+    /// The mix of all buses for one chunk.
+    private let busLeft: UnsafeMutablePointer<Float>
+    private let busRight: UnsafeMutablePointer<Float>
+    let renderer: VoiceRenderer
+
+    /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
+    /// "preload", done once) so playing never consults the zone tables.
+    public init(soundBank: SoundFont, sampleRate: Double = 44100,
+                configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
+        guard sampleRate >= 8000 && sampleRate <= 192_000 else {
+            throw SynthesizerError.unsupportedSampleRate(sampleRate)
+        }
+        guard configuration.polyphony >= 1 && configuration.polyphony <= 65535 else {
+            throw SynthesizerError.invalidConfiguration("polyphony must be 1…65535")
+        }
+        guard configuration.channelCount >= 1 && configuration.channelCount <= 256 else {
+            throw SynthesizerError.invalidConfiguration("channel count must be 1…256")
+        }
+        self.soundBank = soundBank
+        self.sampleRate = sampleRate
+        self.configuration = configuration
+        self.bankSelectMode = configuration.bankSelectMode
+        channels = (0..<configuration.channelCount).map {
+            Channel(index: $0, isPercussion: configuration.percussionChannels.contains($0 % 16))
+        }
+        voicePool = VoicePool(capacity: configuration.polyphony, stealing: configuration.voiceStealing,
+                              sampleRate: sampleRate)
+        queue = EventQueue(capacity: configuration.eventQueueCapacity)
+        presets = PresetTable(soundBank: soundBank)
+        samples = SampleTable(soundBank: soundBank)
+        context = RenderContext(outputRate: sampleRate,
+                                outputGain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
+                                velocityToFilter: configuration.velocityToFilter,
+                                interpolation: configuration.interpolation, tables: InterpolationTables.shared,
+                                cutoffTable: CutoffTable.make(sampleRate: sampleRate))
+
+        let n = Self.chunkFrames
+        busLeft = .allocate(capacity: n)
+        busRight = .allocate(capacity: n)
+        renderer = VoiceRenderer(chunkFrames: n, voices: configuration.polyphony)
+        let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
+            ?? (configuration.channelOutputs ? configuration.channelCount : 1)
+        routesByBus = configuration.outputBusCount != nil
+        buses = (0..<busCount).map { _ in
+            OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
+        }
+        for ch in channels { ch.selectPreset(presets, bankSelectMode: bankSelectMode) }
+        // The modulator curve tables are lazily created globals: create them now, not on the
+        // render thread at the first note.
+        _ = Units.concave.count + Units.convex.count
+    }
+
+    deinit {
+        busLeft.deallocate()
+        busRight.deallocate()
+        context.cutoffTable.deallocate()
+    }
+
+    // MARK: - Events
+
+    /// Starts a note. Velocity 0 is a note-off, as in MIDI.
+    public func startNote(_ note: UInt8, withVelocity velocity: UInt8, onChannel channel: UInt8,
+                          atFrame offset: Int = 0) {
+        schedule(velocity == 0 ? .noteOff(channel: channel, key: note & 0x7F)
+                               : .noteOn(channel: channel, key: note & 0x7F, velocity: velocity & 0x7F, bus: 0),
+                 atFrame: offset)
+    }
+
+    public func stopNote(_ note: UInt8, onChannel channel: UInt8, atFrame offset: Int = 0) {
+        schedule(.noteOff(channel: channel, key: note & 0x7F), atFrame: offset)
+    }
+
+    public func sendController(_ controller: UInt8, withValue value: UInt8, onChannel channel: UInt8,
+                               atFrame offset: Int = 0) {
+        schedule(.controlChange(channel: channel, controller: controller & 0x7F, value: value & 0x7F), atFrame: offset)
+    }
+
+    /// Pitch wheel, 0…16383 with 8192 the centre.
+    public func sendPitchBend(_ value: UInt16, onChannel channel: UInt8, atFrame offset: Int = 0) {
+        schedule(.pitchBend(channel: channel, value: min(value, 16383)), atFrame: offset)
+    }
+
+    /// Program change with an explicit bank (bank select then program change).
+    public func sendProgramChange(_ program: UInt8, bankMSB: UInt8, bankLSB: UInt8,
+                                  onChannel channel: UInt8, atFrame offset: Int = 0) {
+        sendController(0, withValue: bankMSB, onChannel: channel, atFrame: offset)
+        sendController(32, withValue: bankLSB, onChannel: channel, atFrame: offset)
+        sendProgramChange(program, onChannel: channel, atFrame: offset)
+    }
+
+    public func sendProgramChange(_ program: UInt8, onChannel channel: UInt8, atFrame offset: Int = 0) {
+        schedule(.programChange(channel: channel, program: program & 0x7F), atFrame: offset)
+    }
+
+    /// Channel pressure (aftertouch).
+    public func sendPressure(_ pressure: UInt8, onChannel channel: UInt8, atFrame offset: Int = 0) {
+        schedule(.channelPressure(channel: channel, pressure: pressure & 0x7F), atFrame: offset)
+    }
+
+    /// Polyphonic key pressure.
+    public func sendPressure(forKey key: UInt8, withValue value: UInt8, onChannel channel: UInt8,
+                             atFrame offset: Int = 0) {
+        schedule(.keyPressure(channel: channel, key: key & 0x7F, pressure: value & 0x7F), atFrame: offset)
+    }
+
+    /// Sends a MIDI message. For more than 16 channels, `port` selects the group of 16 the
+    /// message's channel is in. `outputBus` routes a note-on to that bus when
+    /// ``SynthesizerConfiguration/outputBusCount`` is set (ignored otherwise). Meta events and
+    /// system-exclusive continuation packets play no part in synthesis and are ignored.
+    public func send(_ message: MIDIMessage, port: Int = 0, outputBus: Int = 0, atFrame offset: Int = 0) {
+        @inline(__always) func channel(_ c: UInt8) -> UInt8 { UInt8(truncatingIfNeeded: Int(c & 0x0F) + 16 * port) }
+        switch message {
+        case .noteOff(let c, let key, _):
+            schedule(.noteOff(channel: channel(c), key: key & 0x7F), atFrame: offset)
+        case .noteOn(let c, let key, let velocity):
+            let v = velocity & 0x7F
+            schedule(v == 0 ? .noteOff(channel: channel(c), key: key & 0x7F)
+                            : .noteOn(channel: channel(c), key: key & 0x7F, velocity: v,
+                                      bus: UInt8(truncatingIfNeeded: max(0, min(outputBus, 255)))),
+                     atFrame: offset)
+        case .polyphonicKeyPressure(let c, let key, let pressure):
+            schedule(.keyPressure(channel: channel(c), key: key & 0x7F, pressure: pressure & 0x7F), atFrame: offset)
+        case .controlChange(let c, let controller, let value):
+            schedule(.controlChange(channel: channel(c), controller: controller & 0x7F, value: value & 0x7F),
+                     atFrame: offset)
+        case .programChange(let c, let program):
+            schedule(.programChange(channel: channel(c), program: program & 0x7F), atFrame: offset)
+        case .channelPressure(let c, let pressure):
+            schedule(.channelPressure(channel: channel(c), pressure: pressure & 0x7F), atFrame: offset)
+        case .pitchBend(let c, let value):
+            schedule(.pitchBend(channel: channel(c), value: value & 0x3FFF), atFrame: offset)
+        case .systemExclusive(let bytes):
+            sendMIDISysExEvent(bytes, atFrame: offset)
+        case .sysExContinuation, .meta:
+            break
+        }
+    }
+
+    /// A channel voice message as its bytes (status with the channel in its low nibble), read
+    /// once into a ``MIDIMessage`` and sent (``send(_:port:outputBus:atFrame:)``).
+    public func sendMIDIEvent(_ status: UInt8, data1: UInt8, data2: UInt8 = 0, port: Int = 0,
+                              outputBus: Int = 0, atFrame offset: Int = 0) {
+        let c = status & 0x0F, d1 = data1 & 0x7F, d2 = data2 & 0x7F
+        let message: MIDIMessage
+        switch status & 0xF0 {
+        case 0x80: message = .noteOff(channel: c, note: d1, velocity: d2)
+        case 0x90: message = .noteOn(channel: c, note: d1, velocity: d2)
+        case 0xA0: message = .polyphonicKeyPressure(channel: c, note: d1, pressure: d2)
+        case 0xB0: message = .controlChange(channel: c, controller: d1, value: d2)
+        case 0xC0: message = .programChange(channel: c, program: d1)
+        case 0xD0: message = .channelPressure(channel: c, pressure: d1)
+        case 0xE0: message = .pitchBend(channel: c, value: UInt16(d1) | UInt16(d2) << 7)
+        default: return
+        }
+        send(message, port: port, outputBus: outputBus, atFrame: offset)
+    }
+
+    /// A system-exclusive message, with or without the leading F0 / trailing F7.
+    /// Understood: GM/GM2 on and off, master volume, GS reset and rhythm-part assignment,
+    /// GS reverb and chorus macros and levels, XG system on (``SystemExclusive``).
+    public func sendMIDISysExEvent(_ data: [UInt8], atFrame offset: Int = 0) {
+        // Copied straight from the caller's bytes into the preallocated pool, so a real-time
+        // caller does not allocate while the pool has room.
+        let (start, length) = queue.storeSysEx(data.first == 0xF0 ? data[1...] : data[...])
+        schedule(.systemExclusive(start: start, length: length), atFrame: offset)
+    }
+
+    /// Releases every note on every channel (as CC123 on all channels, pedals ignored).
+    public func allNotesOff(atFrame offset: Int = 0) {
+        schedule(.allNotesOff, atFrame: offset)
+    }
+
+    /// Silences every voice at once (as CC120 on all channels).
+    public func allSoundOff(atFrame offset: Int = 0) {
+        schedule(.allSoundOff, atFrame: offset)
+    }
+
+    /// Returns every channel to its power-on state and silences all voices.
+    public func reset(atFrame offset: Int = 0) {
+        schedule(.reset, atFrame: offset)
+    }
+
+    private func schedule(_ kind: ScheduledEvent.Kind, atFrame offset: Int) {
+        queue.push(ScheduledEvent(frame: framesRendered + Int64(max(0, offset)), kind: kind))
+    }
+
+    // MARK: - State
+
+    /// Voices currently sounding (including releasing ones).
+    public var activeVoiceCount: Int { voicePool.activeCount }
+
+    /// True when nothing sounds and no event is waiting: rendering more would give silence
+    /// (effect tails aside).
+    public var isIdle: Bool { queue.isEmpty && activeVoiceCount == 0 }
+
+    /// True when the effect units' tails have died away (always true with effects off).
+    public var effectsAreSilent: Bool { !effects.isActive }
+
+    /// Reverb parameters; changes take effect at the next render without a click.
+    public var reverbSettings: ReverbSettings {
+        get { buses[0].reverb?.settings ?? configuration.reverb }
+        set { for b in buses { b.reverb?.settings = newValue } }
+    }
+
+    /// Chorus parameters; changes take effect at the next render.
+    public var chorusSettings: ChorusSettings {
+        get { buses[0].chorus?.settings ?? configuration.chorus }
+        set { for b in buses { b.chorus?.settings = newValue } }
+    }
+
+    /// The program currently selected on a channel.
+    public func program(onChannel channel: UInt8) -> UInt8 {
+        Int(channel) < channels.count ? channels[Int(channel)].program : 0
+    }
+
+    /// The name of the preset a channel plays, if the bank has one for it.
+    public func presetName(onChannel channel: UInt8) -> String? {
+        guard Int(channel) < channels.count, let i = channels[Int(channel)].presetIndex else { return nil }
+        return soundBank.presets[i].name
+    }
+
+    // MARK: - Rendering
+
+    /// Renders `frameCount` frames of stereo audio into two caller buffers (overwriting them).
+    public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                       frameCount: Int) {
+        renderChunks(frameCount) { done, n in
+            (left + done).update(from: busLeft, count: n)
+            (right + done).update(from: busRight, count: n)
+        }
+    }
+
+    /// Renders the mix and, at the same time, each channel's own share of it (its dry signal
+    /// plus its reverb and chorus) into `channels[c]`: the channel outputs add up to the mix.
+    /// Requires ``SynthesizerConfiguration/channelOutputs`` (or ``SynthesizerConfiguration/outputBusCount``,
+    /// one pair per bus); `channels` holds one buffer pair per output.
+    public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                       channels: [StereoBuffer], frameCount: Int) {
+        precondition((configuration.channelOutputs || routesByBus) && channels.count >= buses.count,
+                     "separate outputs need channelOutputs or outputBusCount, and one buffer pair per bus")
+        renderChunks(frameCount) { done, n in
+            (left + done).update(from: busLeft, count: n)
+            (right + done).update(from: busRight, count: n)
+            for (c, b) in buses.enumerated() {
+                (channels[c].left + done).update(from: b.left, count: n)
+                (channels[c].right + done).update(from: b.right, count: n)
+            }
+        }
+    }
+
+    /// Renders into one interleaved stereo buffer (L R L R …) of `frameCount` frames.
+    public func render(interleaved: UnsafeMutablePointer<Float>, frameCount: Int) {
+        renderChunks(frameCount) { done, n in
+            let out = interleaved + 2 * done
+            for i in 0..<n {
+                out[2 * i] = busLeft[i]
+                out[2 * i + 1] = busRight[i]
+            }
+        }
+    }
+
+    /// Convenience for arrays: renders `frameCount` frames and returns (left, right).
+    /// Allocates; real-time code uses the pointer variants.
+    public func render(frameCount: Int) -> (left: [Float], right: [Float]) {
+        var l = [Float](repeating: 0, count: frameCount)
+        var r = [Float](repeating: 0, count: frameCount)
+        l.withUnsafeMutableBufferPointer { lp in
+            r.withUnsafeMutableBufferPointer { rp in
+                if frameCount > 0 { render(left: lp.baseAddress!, right: rp.baseAddress!, frameCount: frameCount) }
+            }
+        }
+        return (l, r)
+    }
+
+    /// The render loop shared by every output form: chunks end at the next scheduled event so
+    /// it lands on its frame; `deliver(offset, count)` copies each chunk out of the buses.
+    @inline(__always)
+    private func renderChunks(_ frameCount: Int, _ deliver: (Int, Int) -> Void) {
+        DenormalMode.flushingToZero {
+            var done = 0
+            while done < frameCount {
+                dispatchDueEvents()
+                var n = min(frameCount - done, Self.chunkFrames)
+                if let next = queue.nextFrame {
+                    n = min(n, Int(max(1, next - framesRendered)))
+                }
+                renderChunk(n)
+                deliver(done, n)
+                done += n
+                framesRendered += Int64(n)
+            }
+            dispatchDueEvents()
+        }
+    }
+
+    /// One chunk: every voice into its bus, effects, master volume, then the buses summed.
+    private func renderChunk(_ n: Int) {
+        for b in buses { b.clear(n) }
+        let voices = voicePool.voices
+        if buses.count == 1 {
+            let target = buses[0].target
+            renderer.render(voices: voices, voiceCount: voicePool.limit, count: n, context: context,
+                            clock: framesRendered, sharedTarget: target, bus: { _ in 0 }, busTarget: { _ in target })
+        } else {
+            let buses = self.buses
+            renderer.render(voices: voices, voiceCount: voicePool.limit, count: n, context: context,
+                            clock: framesRendered, sharedTarget: nil,
+                            bus: { min(voices[$0].note.bus, buses.count - 1) }, busTarget: { buses[$0].target })
+        }
+        voicePool.trimLimit()
+        effects.run(buses, count: n)
+        if masterVolume != 1 {
+            let m = masterVolume
+            for b in buses {
+                for i in 0..<n { b.left[i] *= m; b.right[i] *= m }
+            }
+        }
+        if buses.count == 1 {
+            busLeft.update(from: buses[0].left, count: n)
+            busRight.update(from: buses[0].right, count: n)
+        } else {
+            busLeft.update(repeating: 0, count: n)
+            busRight.update(repeating: 0, count: n)
+            for b in buses {
+                for i in 0..<n { busLeft[i] += b.left[i]; busRight[i] += b.right[i] }
+            }
+        }
+    }
+
+    // MARK: - Dispatch
+
+    private func dispatchDueEvents() {
+        while let f = queue.nextFrame, f <= framesRendered, let e = queue.pop() {
+            dispatch(e.kind)
+        }
+        queue.compactIfDrained()
+    }
+
+    private func dispatch(_ kind: ScheduledEvent.Kind) {
+        func channel(_ c: UInt8) -> Channel? { Int(c) < channels.count ? channels[Int(c)] : nil }
+        switch kind {
+        case .noteOn(let c, let key, let velocity, let bus):
+            if let ch = channel(c) { noteOn(ch, key: Int(key), velocity: Int(velocity), bus: Int(bus)) }
+        case .noteOff(let c, let key):
+            if let ch = channel(c) { voicePool.noteOff(ch, key: Int(key), context) }
+        case .controlChange(let c, let controller, let value):
+            guard let ch = channel(c) else { return }
+            let command = ch.controlChange(Int(controller), value: value, bankSelectMode: bankSelectMode)
+            voicePool.apply(command, on: ch, context)
+            voicePool.channelChanged(ch, context)
+        case .programChange(let c, let program):
+            channel(c)?.programChange(program, presets: presets, bankSelectMode: bankSelectMode)
+        case .pitchBend(let c, let value):
+            guard let ch = channel(c) else { return }
+            ch.pitchBend(value)
+            voicePool.channelChanged(ch, context)
+        case .channelPressure(let c, let pressure):
+            guard let ch = channel(c) else { return }
+            ch.pressure(pressure)
+            voicePool.channelChanged(ch, context)
+        case .keyPressure(let c, let key, let pressure):
+            guard let ch = channel(c) else { return }
+            ch.keyPressure(Int(key), pressure)
+            voicePool.keyPressureChanged(ch, key: Int(key), context)
+        case .systemExclusive(let start, let length):
+            let pool = queue.sysExPool
+            let s = Int(start), l = Int(length)
+            guard s >= 0, l >= 0, s + l <= pool.count else { return }
+            let message = pool.withUnsafeBufferPointer { SystemExclusive(UnsafeBufferPointer(rebasing: $0[s..<(s + l)])) }
+            if let message { apply(message) }
+        case .allNotesOff:
+            for ch in channels { voicePool.releaseAll(ch, respectingPedals: false, context) }
+        case .allSoundOff:
+            voicePool.killAll()
+            renderer.clearSharedFilters()
+        case .reset:
+            resetAll()
+        }
+    }
+
+    /// A note-on: the re-struck key and (in mono mode) the channel's other notes release, then
+    /// every region of the channel's preset that holds the key and velocity starts a voice.
+    private func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int) {
+        guard let p = ch.presetIndex else { return }
+        let now = framesRendered
+        // A new note on a key that is still sounding releases the old one (FluidSynth).
+        voicePool.releaseForNewNote(on: ch.index, key: key, now: now, context)
+        var glideFrom = ch.takePortamentoSource()
+        if ch.isMono {
+            // Mono mode: the new note replaces whatever the channel was playing.
+            voicePool.releaseForNewNote(on: ch.index, key: nil, now: now, context)
+            if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
+        }
+        ch.lastKey = key
+        let serialBase = voicePool.serialBase
+        let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
+        for region in presets.regions[p] where region.contains(key: UInt8(key), velocity: UInt8(velocity)) {
+            guard let sample = samples.playable(region.sampleIndex) else { continue }
+            // Exclusive class: cut other voices of the same class on this channel.
+            let exclusiveClass = Int(region.generators[.exclusiveClass])
+            if exclusiveClass != 0 {
+                voicePool.cutExclusiveClass(exclusiveClass, on: ch.index, before: serialBase, context)
+            }
+            _ = voicePool.start(region: region, sample: sample, loopPeak: samples.loopPeak(region.sampleIndex),
+                                channel: ch, key: key, velocity: velocity, now: now, portamento: portamento,
+                                bus: routesByBus ? bus : ch.index, context: context)
+        }
+    }
+
+    private func apply(_ message: SystemExclusive) {
+        switch message {
+        case .generalMIDI(let subID):
+            bankSelectMode = subID == 0x02 ? configuration.bankSelectMode : (subID == 0x03 ? .mma : .gm)
+            resetAll()
+        case .masterVolume(let volume):
+            masterVolume = volume
+        case .gsReset:
+            bankSelectMode = .gs
+            resetAll()
+        case .gsReverbMacro(let type):
+            reverbSettings = .gs(type: type)
+        case .gsReverbLevel(let level):
+            reverbSettings.level = level
+        case .gsChorusMacro(let type):
+            chorusSettings = .gs(type: type)
+        case .gsChorusLevel(let level):
+            chorusSettings.level = level
+        case .gsRhythmPart(let c, let isDrums):
+            if c < channels.count { channels[c].setPercussion(isDrums, presets: presets, bankSelectMode: bankSelectMode) }
+        case .xgSystemOn:
+            bankSelectMode = .xg
+            resetAll()
+        }
+    }
+
+    private func resetAll() {
+        voicePool.killAll()
+        renderer.clearSharedFilters()
+        for ch in channels {
+            ch.resetAll()
+            ch.selectPreset(presets, bankSelectMode: bankSelectMode)
+        }
+        masterVolume = 1
+    }
+}

@@ -1,0 +1,181 @@
+import PolyphonSoundFont
+
+/// The synthesizer's voices, allocated once: which are free, which to steal when none is, and
+/// every voice playing on a channel.
+///
+/// Free slots are taken lowest first, so scans stop at ``limit`` instead of walking the whole
+/// pool (polyphony is 256 by default; a song rarely keeps more than a few dozen voices).
+final class VoicePool {
+    let capacity: Int
+    /// The voices, preallocated; index form avoids reference counting per voice.
+    let voices: UnsafeMutablePointer<Voice>
+    /// One past the highest slot that may be active.
+    private(set) var limit = 0
+    private var nextSerial: UInt64 = 0
+    private let stealing: VoiceStealing
+    private let sampleRate: Double
+
+    init(capacity: Int, stealing: VoiceStealing, sampleRate: Double) {
+        self.capacity = capacity
+        self.stealing = stealing
+        self.sampleRate = sampleRate
+        voices = .allocate(filledWith: Voice(), count: capacity)
+    }
+
+    deinit {
+        voices.deinitialize(count: capacity)
+        voices.deallocate()
+    }
+
+    /// Voices sounding (including releasing ones).
+    var activeCount: Int {
+        var n = 0
+        for i in 0..<limit where voices[i].isActive { n += 1 }
+        return n
+    }
+
+    /// Calls `body` for every active voice.
+    @inline(__always)
+    func forEachActive(_ body: (inout Voice) -> Void) {
+        for i in 0..<limit where voices[i].isActive { body(&voices[i]) }
+    }
+
+    /// Calls `body` for every active voice on channel `channel`.
+    @inline(__always)
+    func forEachActive(onChannel channel: Int, _ body: (inout Voice) -> Void) {
+        for i in 0..<limit where voices[i].isActive && voices[i].note.channel == channel { body(&voices[i]) }
+    }
+
+    /// After a render: the highest active slot bounds the next scans.
+    func trimLimit() {
+        while limit > 0 && !voices[limit - 1].isActive { limit -= 1 }
+    }
+
+    /// The serial the next voice will get; voices started before it have smaller ones.
+    var serialBase: UInt64 { nextSerial }
+
+    /// Starts a voice for `region` in a free slot, or one stolen (``takeSlot(now:)``). Returns
+    /// false when none could be had.
+    func start(region: Region, sample: SampleInfo, loopPeak: Float, channel: Channel, key: Int, velocity: Int,
+               now: Int64, portamento: (fromKey: Int, time: Float), bus: Int, context: RenderContext) -> Bool {
+        guard let slot = takeSlot(now: now) else { return false }
+        nextSerial += 1
+        limit = max(limit, slot + 1)
+        voices[slot].start(region: region, sample: sample, loopPeak: loopPeak, channel: channel, key: key,
+                           velocity: velocity, frame: now, serial: nextSerial, portamento: portamento,
+                           context: context)
+        voices[slot].note.bus = bus
+        return true
+    }
+
+    /// A free slot, or the least important voice stolen: released voices first, then the
+    /// quietest and oldest — never one started at this very frame.
+    private func takeSlot(now: Int64) -> Int? {
+        for i in 0..<capacity where !voices[i].isActive { return i }
+        var best: Int?
+        var bestScore = Float.infinity
+        for i in 0..<capacity {
+            if voices[i].note.startFrame == now { continue }
+            var score: Float = 0
+            if stealing == .oldest {
+                // Lower serial = older: steal the smallest.
+                score = Float(voices[i].note.serial)
+                if score < bestScore { bestScore = score; best = i }
+                continue
+            }
+            if voices[i].isReleased { score -= 2000 } else if voices[i].note.isSustained { score -= 1000 }
+            // Quieter voices lose: gain in dB (≤ 0) adds directly.
+            score += 20 * Math.log10(max(voices[i].currentGain, 1e-9))
+            // Older voices lose ties: a second of age counts as 10 dB.
+            score -= Float(now - voices[i].note.startFrame) / Float(sampleRate) * 10
+            if score < bestScore {
+                bestScore = score
+                best = i
+            }
+        }
+        if let best { voices[best].kill() }
+        return best
+    }
+
+    // MARK: - What channels ask of their voices
+
+    /// A key struck again, or a new note in mono mode: voices of `key` (every key when nil) on
+    /// the channel release — except those started at this very frame.
+    func releaseForNewNote(on channel: Int, key: Int?, now: Int64, _ context: RenderContext) {
+        forEachActive(onChannel: channel) { v in
+            if (key == nil || v.note.key == key) && v.note.startFrame != now { v.release(context) }
+        }
+    }
+
+    /// Exclusive class `exclusiveClass` on the channel: voices of that class started before
+    /// serial `serialBase` release very fast.
+    func cutExclusiveClass(_ exclusiveClass: Int, on channel: Int, before serialBase: UInt64, _ context: RenderContext) {
+        forEachActive(onChannel: channel) { v in
+            if v.note.exclusiveClass == exclusiveClass && v.note.serial <= serialBase { v.quickRelease(context) }
+        }
+    }
+
+    /// The key went up.
+    func noteOff(_ channel: Channel, key: Int, _ context: RenderContext) {
+        forEachActive(onChannel: channel.index) { v in
+            if v.note.key == key { v.noteOff(channel, context) }
+        }
+    }
+
+    /// Every key on the channel goes up (pedals respected), or every voice releases.
+    func releaseAll(_ channel: Channel, respectingPedals: Bool, _ context: RenderContext) {
+        forEachActive(onChannel: channel.index) { v in
+            if respectingPedals { v.noteOff(channel, context) } else { v.release(context) }
+        }
+    }
+
+    /// Carries out what a controller asks of the channel's voices.
+    func apply(_ command: Channel.VoiceCommand, on channel: Channel, _ context: RenderContext) {
+        switch command {
+        case .none:
+            break
+        case .releaseSustained:
+            forEachActive(onChannel: channel.index) { v in
+                guard v.note.isSustained else { return }
+                v.note.isSustained = false
+                if !v.note.isSostenutoHeld { v.release(context) }
+            }
+        case .holdWithSostenuto:
+            forEachActive(onChannel: channel.index) { v in
+                if !v.note.isKeyReleased { v.note.isSostenutoHeld = true }
+            }
+        case .releaseSostenuto:
+            forEachActive(onChannel: channel.index) { v in
+                guard v.note.isSostenutoHeld else { return }
+                v.note.isSostenutoHeld = false
+                if v.note.isKeyReleased && !channel.sustain { v.release(context) }
+                else if v.note.isKeyReleased { v.note.isSustained = true }
+            }
+        case .soundOff:
+            forEachActive(onChannel: channel.index) { v in v.kill() }
+        case .releasePedalHeld:
+            forEachActive(onChannel: channel.index) { v in
+                if v.note.isSustained || v.note.isSostenutoHeld { v.release(context) }
+            }
+        case .notesOff:
+            releaseAll(channel, respectingPedals: true, context)
+        }
+    }
+
+    /// The channel's controllers, bend, pressure or NRPNs changed: its voices re-read them.
+    func channelChanged(_ channel: Channel, _ context: RenderContext) {
+        forEachActive(onChannel: channel.index) { v in v.channelChanged(channel, context) }
+    }
+
+    /// A key's pressure changed: that key's voices on the channel re-read it.
+    func keyPressureChanged(_ channel: Channel, key: Int, _ context: RenderContext) {
+        forEachActive(onChannel: channel.index) { v in
+            if v.note.key == key { v.channelChanged(channel, context) }
+        }
+    }
+
+    /// Silences every voice at once.
+    func killAll() {
+        forEachActive { v in v.kill() }
+    }
+}

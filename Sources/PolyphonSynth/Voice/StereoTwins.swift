@@ -1,0 +1,95 @@
+/// The two halves of a stereo pair, as banks lay them out — two samples of the same length and
+/// loop, played at the same rate with the same gain — are read with one phase stream: positions,
+/// fractions and coefficient rows are worked out once for both, with each output bit for bit
+/// what it would be alone (``WordCubicKernel/renderRunPair``).
+extension Voice {
+    /// Renders two voices that play the two halves of a stereo pair in step (``twinOffset(_:from:)``)
+    /// with one phase stream, period by period while they stay twins; each then continues on
+    /// its own. Every output is bit for bit what ``renderSource`` would give the voice alone:
+    /// control points are the voices' own, and the oscillator arithmetic is the same. Cubic
+    /// interpolation of 16-bit points only. Returns the frames each produced.
+    static func renderSourcePair(_ a: UnsafeMutablePointer<Voice>, _ b: UnsafeMutablePointer<Voice>, count: Int,
+                                 into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
+                                 events eventsA: UnsafeMutablePointer<FilterEvent>, _ eventsB: UnsafeMutablePointer<FilterEvent>,
+                                 eventCounts countA: inout Int, _ countB: inout Int,
+                                 scratch: UnsafeMutablePointer<Float>, sharing: Bool, steady: Bool,
+                                 context: RenderContext, twinFrames: inout Int) -> (Int, Int) {
+        countA = 0
+        countB = 0
+        a.pointee.membership.beginChunk()
+        b.pointee.membership.beginChunk()
+        var done = 0
+        while done < count && a.pointee.isActive && b.pointee.isActive
+                && a.pointee.control.framesLeftInPeriod == b.pointee.control.framesLeftInPeriod {
+            if a.pointee.control.framesLeftInPeriod == 0 {
+                if a.pointee.control.endsAfterPeriod || b.pointee.control.endsAfterPeriod { break }
+                a.pointee.controlPoint(at: done, events: eventsA, eventCount: &countA, sharing: sharing, steady: steady,
+                                       context: context)
+                b.pointee.controlPoint(at: done, events: eventsB, eventCount: &countB, sharing: sharing, steady: steady,
+                                       context: context)
+            }
+            guard let delta = twinOffset(b, from: a) else { break }
+            // Both run on through steady points only when both are steady.
+            let runA = a.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
+            let runB = b.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
+            let (n, skipped) = runA.skipped > 0 && runB.skipped > 0 ? runA
+                : (min(count - done, a.pointee.control.framesLeftInPeriod), 0)
+            // The voice whose points lie first leads, so the twin's shifted base pointer
+            // (its own points minus the offset) never points before its own sample.
+            let produced = delta >= 0
+                ? a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, context.tables, scratch)
+                : b.pointee.renderOscillatorPair(&a.pointee, -delta, n, outB + done, outA + done, context.tables, scratch)
+            a.pointee.ranOn(n, skipping: skipped)
+            b.pointee.ranOn(n, skipping: skipped)
+            done += produced
+            twinFrames += produced
+            if produced < n {
+                a.pointee.kill()
+                b.pointee.kill()
+                return (done, done)
+            }
+        }
+        let producedA = a.pointee.continueSource(from: done, count: count, into: outA, events: eventsA, eventCount: &countA,
+                                                 scratch: scratch, sharing: sharing, steady: steady, context: context)
+        let producedB = b.pointee.continueSource(from: done, count: count, into: outB, events: eventsB, eventCount: &countB,
+                                                 scratch: scratch, sharing: sharing, steady: steady, context: context)
+        return (producedA, producedB)
+    }
+
+    /// How far this voice's sample points lie from `other`'s when the two oscillators are in
+    /// step: 16-bit samples of the same length and loop, read at the same relative position and
+    /// rate with the same gain ramp (the two halves of a stereo pair, as banks lay them out).
+    /// Nil when they are not. (Through pointers: copying two whole voices for the question
+    /// showed up as two `memcpy` calls per voice and chunk.)
+    static func twinOffset(_ voice: UnsafePointer<Voice>, from other: UnsafePointer<Voice>) -> Int? {
+        guard voice.pointee.sample.words != nil, other.pointee.sample.words != nil,
+              voice.pointee.sample.low == nil, other.pointee.sample.low == nil else { return nil }
+        let o = voice.pointee.oscillator, p = other.pointee.oscillator
+        let delta = o.start - p.start
+        guard o.end - p.end == delta, o.loopStart - p.loopStart == delta, o.loopEnd - p.loopEnd == delta,
+              o.increment == p.increment, o.isLooping == p.isLooping, o.hasLooped == p.hasLooped,
+              o.isFinished == p.isFinished, o.phase == p.phase &+ UInt64(bitPattern: Int64(delta) << 32),
+              voice.pointee.ramp == other.pointee.ramp else { return nil }
+        return delta
+    }
+
+    /// ``renderOscillator`` for this voice and its twin (``twinOffset(_:from:)`` = `delta`).
+    @inline(__always)
+    mutating private func renderOscillatorPair(_ twin: inout Voice, _ delta: Int, _ n: Int,
+                                               _ out: UnsafeMutablePointer<Float>, _ twinOut: UnsafeMutablePointer<Float>,
+                                               _ tables: InterpolationTables, _ scratch: UnsafeMutablePointer<Float>) -> Int {
+        guard let words = sample.words, let twinWords = twin.sample.words else { return 0 }
+        var osc = oscillator
+        var g = ramp
+        let produced = osc.render(WordCubicKernel.self, data: Int16Samples(words: words),
+                                  twin: Int16Samples(words: twinWords + delta), tables: tables, scratch: scratch,
+                                  out: out, twinOut: twinOut, count: n, ramp: &g)
+        oscillator = osc
+        ramp = g
+        twin.oscillator.phase = osc.phase &+ UInt64(bitPattern: Int64(delta) << 32)
+        twin.oscillator.hasLooped = osc.hasLooped
+        twin.oscillator.isFinished = osc.isFinished
+        twin.ramp = g
+        return produced
+    }
+}
