@@ -12,12 +12,8 @@ public final class LiveMIDIQueue: @unchecked Sendable {
 
     /// One queued message as the render thread sees it.
     public struct Message: Sendable, Equatable {
-        /// The status byte (F0 for a SysEx, whose body is passed beside the message).
-        public var status: UInt8
-        /// The first data byte, or 0.
-        public var data1: UInt8
-        /// The second data byte, or 0.
-        public var data2: UInt8
+        /// A channel voice message, or nil for a SysEx, whose body is passed beside the message.
+        public var channelMessage: MIDIMessage?
         /// The SysEx body's length in bytes (0 for other messages).
         public var sysExLength: Int
     }
@@ -42,7 +38,7 @@ public final class LiveMIDIQueue: @unchecked Sendable {
         var byteCount = 1
         while byteCount < max(2, sysExCapacity) { byteCount <<= 1 }
         slots = .allocate(capacity: slotCount)
-        slots.initialize(repeating: Message(status: 0, data1: 0, data2: 0, sysExLength: 0), count: slotCount)
+        slots.initialize(repeating: Message(channelMessage: nil, sysExLength: 0), count: slotCount)
         slotMask = slotCount - 1
         bytes = .allocate(capacity: byteCount)
         bytes.initialize(repeating: 0, count: byteCount)
@@ -76,8 +72,8 @@ public final class LiveMIDIQueue: @unchecked Sendable {
         for message in messages {
             let entry: Message
             switch message {
-            case .channelVoice(let status, let data1, let data2):
-                entry = Message(status: status, data1: data1, data2: data2, sysExLength: 0)
+            case .channelVoice(let message):
+                entry = Message(channelMessage: message, sysExLength: 0)
             case .systemExclusive(let body):
                 guard byte + body.count <= byteLimit else {
                     dropped.wrappingIncrement(ordering: .relaxed)
@@ -87,7 +83,7 @@ public final class LiveMIDIQueue: @unchecked Sendable {
                     bytes[byte & byteMask] = value
                     byte += 1
                 }
-                entry = Message(status: 0xF0, data1: 0, data2: 0, sysExLength: body.count)
+                entry = Message(channelMessage: nil, sysExLength: body.count)
             case .systemCommon, .realTime:
                 continue
             }

@@ -1,8 +1,7 @@
 /// One message recovered from a raw MIDI byte stream (a serial port, a pipe, stdin).
 public enum MIDIStreamMessage: Equatable, Sendable {
-    /// A channel voice message; `data2` is 0 for the two-byte ones (program change, channel
-    /// pressure).
-    case channelVoice(status: UInt8, data1: UInt8, data2: UInt8)
+    /// A channel voice message (note, controller, program, pressure, pitch bend).
+    case channelVoice(MIDIMessage)
     /// A system-exclusive message's body, without the F0 and F7 that frame it.
     case systemExclusive([UInt8])
     /// A system common message (F1 time code, F2 song position, F3 song select, F6 tune
@@ -101,7 +100,7 @@ public struct MIDIByteStreamParser: Sendable {
             message = .systemCommon(status: status, data1: data.0, data2: needed == 2 ? data.1 : 0)
             status = 0  // system common messages have no running status
         } else {
-            message = .channelVoice(status: status, data1: data.0, data2: needed == 2 ? data.1 : 0)
+            message = .channelVoice(MIDIMessage(status: status, data1: data.0, data2: needed == 2 ? data.1 : 0))
         }
         return message
     }

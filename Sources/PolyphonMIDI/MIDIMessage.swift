@@ -134,4 +134,12 @@ public enum MIDIMessage: Sendable, Hashable {
         default: self = .pitchBend(channel: channel, value: UInt16(data1) | UInt16(data2) << 7)
         }
     }
+
+    /// The channel voice message a status byte (`0x80`…`0xEF`, channel in the low nibble) and
+    /// its data bytes make, as they arrive from a device or a raw stream; nil for any other
+    /// status. Data bytes are 7-bit: higher bits are ignored, as on the wire.
+    public init?(channelVoiceStatus status: UInt8, data1: UInt8, data2: UInt8 = 0) {
+        guard status >= 0x80 && status < 0xF0 else { return nil }
+        self.init(status: status, data1: data1 & 0x7F, data2: data2 & 0x7F)
+    }
 }

@@ -11,14 +11,10 @@ public struct MIDISchedule: Sendable {
         public var frame: Int64
         /// Index of the track the event came from.
         public var track: Int
-        public var kind: Kind
-    }
-
-    public enum Kind: Sendable, Hashable {
-        /// A channel voice message: status with channel nibble, data, and the port.
-        case channel(status: UInt8, data1: UInt8, data2: UInt8, port: Int)
-        /// A system-exclusive message including F0 (and F7 if the file had it).
-        case sysEx([UInt8])
+        /// The group of 16 channels the message's channel belongs to (port meta events).
+        public var port: Int
+        /// A channel voice message, or a complete system-exclusive message.
+        public var message: MIDIMessage
     }
 
     public let events: [Event]
@@ -46,25 +42,11 @@ public struct MIDISchedule: Sendable {
                 maxPort = max(maxPort, Int(min(p, 15)))
             case .meta:
                 break
-            case .systemExclusive(let bytes):
-                out.append(Event(frame: frame, track: t, kind: .sysEx([0xF0] + bytes)))
             case .sysExContinuation:
                 break  // escapes and split packets carry no complete message for the synth
-            case .noteOff(let c, let n, let v):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0x80 | c, data1: n, data2: v, port: ports[t])))
-            case .noteOn(let c, let n, let v):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0x90 | c, data1: n, data2: v, port: ports[t])))
-            case .polyphonicKeyPressure(let c, let n, let p):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0xA0 | c, data1: n, data2: p, port: ports[t])))
-            case .controlChange(let c, let cc, let v):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0xB0 | c, data1: cc, data2: v, port: ports[t])))
-            case .programChange(let c, let p):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0xC0 | c, data1: p, data2: 0, port: ports[t])))
-            case .channelPressure(let c, let p):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0xD0 | c, data1: p, data2: 0, port: ports[t])))
-            case .pitchBend(let c, let v):
-                out.append(Event(frame: frame, track: t, kind: .channel(status: 0xE0 | c, data1: UInt8(v & 0x7F),
-                                                                        data2: UInt8((v >> 7) & 0x7F), port: ports[t])))
+            case .noteOff, .noteOn, .polyphonicKeyPressure, .controlChange, .programChange, .channelPressure,
+                 .pitchBend, .systemExclusive:
+                out.append(Event(frame: frame, track: t, port: ports[t], message: e.message))
             }
         }
         events = out
@@ -75,11 +57,6 @@ public struct MIDISchedule: Sendable {
     /// Sends one event to a synthesizer at a frame offset inside its next render call.
     @inline(__always)
     public static func send(_ e: Event, to synth: Synthesizer, atFrame offset: Int, outputBus: Int = 0) {
-        switch e.kind {
-        case .channel(let status, let d1, let d2, let port):
-            synth.sendMIDIEvent(status, data1: d1, data2: d2, port: port, outputBus: outputBus, atFrame: offset)
-        case .sysEx(let bytes):
-            synth.sendMIDISysExEvent(bytes, atFrame: offset)
-        }
+        synth.send(e.message, port: e.port, outputBus: outputBus, atFrame: offset)
     }
 }

@@ -70,16 +70,27 @@ public final class OfflineRenderer {
                renderBlock: (Int) throws -> Void) rethrows -> (maxVoices: Int, elapsed: Double) {
         let started = DispatchTime.now().uptimeNanoseconds
         let lastFrame = schedule.lastEventFrame
-        let tailLimit = lastFrame + Int64(max(0, options.maxTail) * options.sampleRate)
+        let tail = RenderTail(maximumSeconds: options.maxTail, sampleRate: options.sampleRate)
+        var tailStart: Int64?
         var frame: Int64 = 0
         var next = 0
         var maxVoices = 0
         var lastProgress = started
         let events = schedule.events
         while true {
-            guard let n = nextStep(frame: frame, lastFrame: lastFrame, tailLimit: tailLimit, block: block,
-                                   eventsPending: next < events.count,
-                                   silent: synth.isIdle && synth.effectsAreSilent) else { break }
+            // Up to the last event: blocks; the events at the last frame get a one-frame step of
+            // their own. Then the tail (``RenderTail``).
+            let n: Int
+            if frame >= lastFrame && options.endAtLastEvent { break }
+            if frame < lastFrame || next < events.count {
+                n = Int(min(Int64(block), max(1, lastFrame - frame)))
+            } else {
+                let start = tailStart ?? frame
+                tailStart = start
+                let elapsed = frame - start, lead = start - lastFrame
+                if tail.isOver(elapsed: elapsed, lead: lead, silent: { synth.isIdle && synth.effectsAreSilent }) { break }
+                n = tail.nextStep(elapsed: elapsed, lead: lead, limit: block)
+            }
             let end = frame + Int64(n)
             while next < events.count && events[next].frame < end {
                 let e = events[next]
@@ -104,21 +115,5 @@ public final class OfflineRenderer {
         progress?(RenderProgress(fraction: 1, framesRendered: frame,
                                  speed: elapsed > 0 ? Double(frame) / options.sampleRate / elapsed : 0))
         return (maxVoices, elapsed)
-    }
-
-    /// Frames to render next, or nil when the render is over. Up to the last event: blocks.
-    /// The events at the last frame are dispatched in a one-frame step, then the tail runs in
-    /// control-period (64-frame) steps from the frame after — the player uses the same grid, so
-    /// a bounce and a live play end on the same frame, within 64 frames of the moment the last
-    /// voice became inaudible and the effects fell silent (or at the tail limit).
-    func nextStep(frame: Int64, lastFrame: Int64, tailLimit: Int64, block: Int, eventsPending: Bool,
-                  silent: @autoclosure () -> Bool) -> Int? {
-        if frame >= lastFrame && options.endAtLastEvent { return nil }
-        guard frame >= lastFrame && !eventsPending else {
-            return Int(min(Int64(block), max(1, lastFrame - frame)))
-        }
-        if frame >= tailLimit || silent() { return nil }
-        let n = Int(min(64, tailLimit - frame))
-        return n > 0 ? n : nil
     }
 }

@@ -39,8 +39,8 @@ extension OfflineRenderer {
         // Which stems play notes, and which events each synthesizer hears.
         var noteOwners = Set<Int>()
         for e in schedule.events {
-            if case .channel(let status, _, let v, let port) = e.kind, status & 0xF0 == 0x90, v > 0 {
-                noteOwners.insert(mode == .channel ? Int(status & 0x0F) + 16 * port : e.track)
+            if case .noteOn(let channel, _, let velocity) = e.message, velocity > 0 {
+                noteOwners.insert(mode == .channel ? Int(channel & 0x0F) + 16 * e.port : e.track)
             }
         }
         let owners = noteOwners.sorted()

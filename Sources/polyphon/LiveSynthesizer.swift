@@ -23,10 +23,10 @@ final class LiveSynthesizer: @unchecked Sendable {
     /// SysEx message, which the synthesizer's API takes as an array.
     func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frameCount: Int) {
         queue.drain { message, sysEx in
-            if message.status == 0xF0 {
-                synthesizer.sendMIDISysExEvent(Array(sysEx))
+            if let channelMessage = message.channelMessage {
+                synthesizer.send(channelMessage)
             } else {
-                synthesizer.sendMIDIEvent(message.status, data1: message.data1, data2: message.data2)
+                synthesizer.sendMIDISysExEvent(Array(sysEx))
             }
         }
         synthesizer.render(left: left, right: right, frameCount: frameCount)

@@ -64,24 +64,24 @@ struct RingAndQueueTests {
 
     @Test func midiQueueDeliversBatchesWithSysExAndCountsDrops() {
         let queue = LiveMIDIQueue(capacity: 4, sysExCapacity: 8)
-        queue.push([.channelVoice(status: 0x90, data1: 60, data2: 100), .realTime(0xF8),
-                    .systemExclusive([0x7E, 0x7F, 0x09, 0x01]), .channelVoice(status: 0xC1, data1: 5, data2: 0)])
+        queue.push([.channelVoice(MIDIMessage(channelVoiceStatus: 0x90, data1: 60, data2: 100)!), .realTime(0xF8),
+                    .systemExclusive([0x7E, 0x7F, 0x09, 0x01]), .channelVoice(MIDIMessage(channelVoiceStatus: 0xC1, data1: 5, data2: 0)!)])
         var seen: [(LiveMIDIQueue.Message, [UInt8])] = []
         queue.drain { seen.append(($0, Array($1))) }
         #expect(seen.count == 3)
-        #expect(seen[0].0 == .init(status: 0x90, data1: 60, data2: 100, sysExLength: 0))
-        #expect(seen[1].0.status == 0xF0 && seen[1].1 == [0x7E, 0x7F, 0x09, 0x01])
-        #expect(seen[2].0 == .init(status: 0xC1, data1: 5, data2: 0, sysExLength: 0))
+        #expect(seen[0].0 == .init(channelMessage: .noteOn(channel: 0, note: 60, velocity: 100), sysExLength: 0))
+        #expect(seen[1].0.channelMessage == nil && seen[1].1 == [0x7E, 0x7F, 0x09, 0x01])
+        #expect(seen[2].0 == .init(channelMessage: .programChange(channel: 1, program: 5), sysExLength: 0))
         #expect(queue.isEmpty)
         // The byte ring wraps (4 used of 8, then 6 more), and a fifth message does not fit.
-        queue.push([.systemExclusive([1, 2, 3, 4, 5, 6]), .channelVoice(status: 0x80, data1: 1, data2: 0),
-                    .channelVoice(status: 0x80, data1: 2, data2: 0), .channelVoice(status: 0x80, data1: 3, data2: 0),
-                    .channelVoice(status: 0x80, data1: 4, data2: 0)])
+        queue.push([.systemExclusive([1, 2, 3, 4, 5, 6]), .channelVoice(MIDIMessage(channelVoiceStatus: 0x80, data1: 1, data2: 0)!),
+                    .channelVoice(MIDIMessage(channelVoiceStatus: 0x80, data1: 2, data2: 0)!), .channelVoice(MIDIMessage(channelVoiceStatus: 0x80, data1: 3, data2: 0)!),
+                    .channelVoice(MIDIMessage(channelVoiceStatus: 0x80, data1: 4, data2: 0)!)])
         #expect(queue.droppedCount == 1)
         seen.removeAll()
         queue.drain { seen.append(($0, Array($1))) }
         #expect(seen.map(\.1) == [[1, 2, 3, 4, 5, 6], [], [], []])
-        #expect(seen.map(\.0.data1) == [0, 1, 2, 3])
+        #expect(seen.map(\.0.channelMessage) == [nil] + (1...3).map { .noteOff(channel: 0, note: $0, velocity: 0) })
     }
 
     /// An input thread and a render thread: 200 000 messages in batches, every seventh batch
@@ -96,7 +96,7 @@ struct RingAndQueueTests {
                 let size = min(1 + batch % 13, total - sent)
                 var messages: [MIDIStreamMessage] = (0..<size).map { i in
                     let n = sent + i
-                    return .channelVoice(status: 0x90 | UInt8(n % 16), data1: UInt8(n >> 7 & 0x7F), data2: UInt8(n & 0x7F))
+                    return .channelVoice(MIDIMessage(channelVoiceStatus: 0x90 | UInt8(n % 16), data1: UInt8(n >> 7 & 0x7F), data2: UInt8(n & 0x7F))!)
                 }
                 if batch % 7 == 0 { messages.append(.systemExclusive([UInt8(batch >> 14 & 0x7F), UInt8(batch >> 7 & 0x7F), UInt8(batch & 0x7F)])) }
                 // Every tenth batch, wait for the consumer to catch up: ten batches (at most 140
@@ -114,13 +114,13 @@ struct RingAndQueueTests {
         let deadline = Date().addingTimeInterval(60)
         while received + queue.droppedCount < total && Date() < deadline {
             queue.drain { message, body in
-                if message.status == 0xF0 {
+                guard let channelMessage = message.channelMessage else {
                     sysExCount += 1
                     if body.count != 3 { errors += 1 }
                     return
                 }
                 let n = received
-                if message.status != 0x90 | UInt8(n % 16) || message.data1 != UInt8(n >> 7 & 0x7F) || message.data2 != UInt8(n & 0x7F) {
+                if channelMessage != .noteOn(channel: UInt8(n % 16), note: UInt8(n >> 7 & 0x7F), velocity: UInt8(n & 0x7F)) {
                     errors += 1
                 }
                 received += 1

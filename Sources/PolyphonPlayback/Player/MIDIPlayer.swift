@@ -537,7 +537,7 @@ enum RenderState {
 
 /// A note the render thread started and still has to end.
 struct ActiveNote {
-    var status: UInt8
+    var channel: UInt8
     var port: Int
     var key: UInt8
     var releaseVelocity: UInt8

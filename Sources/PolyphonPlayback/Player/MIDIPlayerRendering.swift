@@ -95,15 +95,12 @@ extension MIDIPlayer {
         _ = completeIfTailEnded()
     }
 
-    /// Renders the tail in steps of 64 frames (the synthesizer's control period) and completes
-    /// at the first step boundary where every voice has ended and the effects are silent, as
-    /// the offline renderer ends its files.
+    /// Renders the tail step by step (``RenderTail``: the offline renderer's rule) and completes
+    /// at the first step boundary where every voice has ended and the effects are silent.
     private func renderTail(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
                             _ count: Int) -> Int {
         if completeIfTailEnded() { return 0 }
-        let limit = Int64(renderMaximumTail * synthesizer.sampleRate)
-        var frames = min(count, 64 - Int(tailFrames % 64))
-        frames = max(1, min(Int64(frames), limit - tailFrames).clampedToInt)
+        let frames = max(1, tailRule.nextStep(elapsed: tailFrames, lead: tailLead, limit: count))
         synthesizer.render(left: left, right: right, frameCount: frames)
         outputFrame += Int64(frames)
         tailFrames += Int64(frames)
@@ -112,13 +109,20 @@ extension MIDIPlayer {
         return frames
     }
 
-    /// At a 64-frame step of the tail: completes when every voice has ended and the effects are
-    /// silent, or the maximum tail is reached.
+    /// The tail rule at the current maximum tail.
+    private var tailRule: RenderTail { RenderTail(maximumSeconds: renderMaximumTail, sampleRate: synthesizer.sampleRate) }
+
+    /// Frames from the song's last event to where its tail began.
+    private var tailLead: Int64 {
+        let timeline = renderTimeline.takeUnretainedValue()
+        return timeline.endFrame - timeline.lastEventFrame
+    }
+
+    /// Completes the song when the tail is over (``RenderTail``).
     private func completeIfTailEnded() -> Bool {
         guard renderState == .tail else { return false }
-        let limit = Int64(renderMaximumTail * synthesizer.sampleRate)
-        guard tailFrames % 64 == 0 || tailFrames >= limit else { return false }
-        guard (synthesizer.isIdle && synthesizer.effectsAreSilent) || tailFrames >= limit else { return false }
+        guard tailRule.isOver(elapsed: tailFrames, lead: tailLead,
+                              silent: { synthesizer.isIdle && synthesizer.effectsAreSilent }) else { return false }
         renderState = .stopped
         playingFlag.store(false, ordering: .releasing)
         lastCompletionFrame.store(outputFrame, ordering: .releasing)
@@ -140,21 +144,21 @@ extension MIDIPlayer {
         let category = event.event.kind.category
         let audible = event.track < timeline.audible.count && timeline.audible[event.track]
         switch event.action {
-        case .note(let status, let port, let key, let velocity, let releaseVelocity, let endFrame):
+        case .note(let channel, let port, let key, let velocity, let releaseVelocity, let endFrame):
             guard audible, activeNoteCount < activeNoteCapacity else { return }
-            synthesizer.sendMIDIEvent(status, data1: key, data2: velocity, port: port, atFrame: at)
-            activeNotes[activeNoteCount] = ActiveNote(status: 0x80 | (status & 0x0F), port: port, key: key,
+            synthesizer.send(.noteOn(channel: channel, note: key, velocity: velocity), port: port, atFrame: at)
+            activeNotes[activeNoteCount] = ActiveNote(channel: channel, port: port, key: key,
                                                       releaseVelocity: releaseVelocity, endFrame: Double(endFrame),
                                                       track: event.track)
             activeNoteCount += 1
-        case .channel(let status, let data1, let data2, let port):
-            synthesizer.sendMIDIEvent(status, data1: data1, data2: data2, port: port, atFrame: at)
-        case .program(let status, let program, let msb, let lsb, let port):
-            let controller = 0xB0 | (status & 0x0F)
-            if let msb { synthesizer.sendMIDIEvent(controller, data1: 0, data2: msb, port: port, atFrame: at) }
-            if let lsb { synthesizer.sendMIDIEvent(controller, data1: 32, data2: lsb, port: port, atFrame: at) }
-            synthesizer.sendMIDIEvent(status, data1: program, data2: 0, port: port, atFrame: at)
+        case .message(let message, let port):
+            synthesizer.send(message, port: port, atFrame: at)
+        case .program(let channel, let program, let msb, let lsb, let port):
+            if let msb { synthesizer.send(.controlChange(channel: channel, controller: 0, value: msb), port: port, atFrame: at) }
+            if let lsb { synthesizer.send(.controlChange(channel: channel, controller: 32, value: lsb), port: port, atFrame: at) }
+            synthesizer.send(.programChange(channel: channel, program: program), port: port, atFrame: at)
         case .sysEx(let bytes):
+            // A song's SysEx may be written with or without its F0: this call takes both.
             synthesizer.sendMIDISysExEvent(bytes, atFrame: at)
         case .none:
             break
@@ -208,8 +212,8 @@ extension MIDIPlayer {
     /// began.
     private func releaseNote(at index: Int, now: Bool = false) {
         let note = activeNotes[index]
-        synthesizer.sendMIDIEvent(note.status, data1: note.key, data2: note.releaseVelocity, port: note.port,
-                                  atFrame: now ? 0 : offset(of: note.endFrame))
+        synthesizer.send(.noteOff(channel: note.channel, note: note.key, velocity: note.releaseVelocity), port: note.port,
+                         atFrame: now ? 0 : offset(of: note.endFrame))
         let tail = activeNoteCount - index - 1
         if tail > 0 { (activeNotes + index).update(from: activeNotes + index + 1, count: tail) }
         activeNoteCount -= 1
@@ -250,11 +254,11 @@ extension MIDIPlayer {
     private func seek(_ plan: SeekPlan) {
         activeNoteCount = 0
         synthesizer.reset()
-        for message in plan.chase {
-            if message.status == 0xF0 {
-                synthesizer.sendMIDISysExEvent(message.sysEx)
+        for chased in plan.chase {
+            if case .systemExclusive(let bytes) = chased.message {
+                synthesizer.sendMIDISysExEvent(bytes)
             } else {
-                synthesizer.sendMIDIEvent(message.status, data1: message.data1, data2: message.data2, port: message.port)
+                synthesizer.send(chased.message, port: chased.port)
             }
         }
         position = plan.frame

@@ -21,10 +21,11 @@ final class PlayerTimeline: @unchecked Sendable {
     enum Action {
         /// A note: note-on now, note-off at `endFrame` (the render side keeps the note-off, so
         /// an edit can never orphan a sounding note).
-        case note(status: UInt8, port: Int, key: UInt8, velocity: UInt8, releaseVelocity: UInt8, endFrame: Int64)
-        /// Up to three channel messages (bank select MSB/LSB then program change).
-        case channel(status: UInt8, data1: UInt8, data2: UInt8, port: Int)
-        case program(status: UInt8, program: UInt8, bankMSB: UInt8?, bankLSB: UInt8?, port: Int)
+        case note(channel: UInt8, port: Int, key: UInt8, velocity: UInt8, releaseVelocity: UInt8, endFrame: Int64)
+        /// A controller, pitch bend or pressure message.
+        case message(MIDIMessage, port: Int)
+        /// Bank select MSB and LSB (when given), then program change.
+        case program(channel: UInt8, program: UInt8, bankMSB: UInt8?, bankLSB: UInt8?, port: Int)
         case sysEx([UInt8])
         /// Nothing for the synthesizer (meta events: callbacks only).
         case none
@@ -53,6 +54,9 @@ final class PlayerTimeline: @unchecked Sendable {
     let events: [Event]
     /// The frame after which the song is over and only its tail remains.
     let endFrame: Int64
+    /// The frame of the song's last event (``endFrame`` is one later when that frame carries
+    /// something for the synthesizer).
+    let lastEventFrame: Int64
     /// The song's length in seconds at rate 1.
     let duration: Double
     let grid: [GridPoint]
@@ -94,20 +98,19 @@ final class PlayerTimeline: @unchecked Sendable {
                     lastTick = max(lastTick, endTick)
                     let endFrame = frameOf(endTick)
                     lastSynthFrame = max(lastSynthFrame, endFrame)
-                    action = .note(status: 0x90 | (note.channel & 0x0F), port: port, key: note.key & 0x7F,
+                    action = .note(channel: note.channel & 0x0F, port: port, key: note.key & 0x7F,
                                    velocity: max(1, note.velocity & 0x7F), releaseVelocity: note.releaseVelocity & 0x7F,
                                    endFrame: endFrame)
                 case .controlChange(let channel, let controller, let value):
-                    action = .channel(status: 0xB0 | (channel & 0x0F), data1: controller, data2: value, port: port)
+                    action = .message(.controlChange(channel: channel & 0x0F, controller: controller, value: value), port: port)
                 case .programChange(let channel, let program, let msb, let lsb):
-                    action = .program(status: 0xC0 | (channel & 0x0F), program: program, bankMSB: msb, bankLSB: lsb, port: port)
+                    action = .program(channel: channel & 0x0F, program: program, bankMSB: msb, bankLSB: lsb, port: port)
                 case .pitchBend(let channel, let value):
-                    action = .channel(status: 0xE0 | (channel & 0x0F), data1: UInt8(value & 0x7F),
-                                      data2: UInt8((value >> 7) & 0x7F), port: port)
+                    action = .message(.pitchBend(channel: channel & 0x0F, value: value & 0x3FFF), port: port)
                 case .channelPressure(let channel, let pressure):
-                    action = .channel(status: 0xD0 | (channel & 0x0F), data1: pressure, data2: 0, port: port)
+                    action = .message(.channelPressure(channel: channel & 0x0F, pressure: pressure), port: port)
                 case .polyphonicKeyPressure(let channel, let key, let pressure):
-                    action = .channel(status: 0xA0 | (channel & 0x0F), data1: key, data2: pressure, port: port)
+                    action = .message(.polyphonicKeyPressure(channel: channel & 0x0F, note: key, pressure: pressure), port: port)
                 case .systemExclusive(let bytes):
                     action = .sysEx(bytes)  // without F0: the synthesizer accepts both, and this form it takes without copying
                 case .sysExContinuation:
@@ -130,6 +133,7 @@ final class PlayerTimeline: @unchecked Sendable {
         // As the offline renderer does: when the last frame carries something for the
         // synthesizer, that frame is rendered before the tail begins.
         endFrame = lastSynthFrame == lastFrame ? lastFrame + 1 : lastFrame
+        lastEventFrame = lastFrame
         duration = map.seconds(atTick: lastTick)
 
         let anySolo = !soloed.isEmpty
@@ -173,6 +177,7 @@ final class PlayerTimeline: @unchecked Sendable {
         tempoMap = other.tempoMap
         events = other.events
         endFrame = other.endFrame
+        lastEventFrame = other.lastEventFrame
         duration = other.duration
         self.flags = flags
         if flags.beats || flags.bars, other.grid.isEmpty, !(other.flags.beats || other.flags.bars) {
@@ -227,25 +232,30 @@ final class PlayerTimeline: @unchecked Sendable {
         for event in events where event.frame < frame {
             order += 1
             switch event.action {
-            case .channel(let status, let data1, let data2, let port):
-                let kind = Int(status & 0xF0)
-                let channel = port * 16 + Int(status & 0x0F)
+            case .message(let message, let port):
                 // Controllers are chased one by one; polyphonic pressure per key.
-                let detail = kind == 0xB0 || kind == 0xA0 ? Int(data1) : 0
-                // Channel mode messages act once; replaying them would change nothing or cut notes.
-                if kind == 0xB0 && data1 >= 120 { continue }
-                let key = channel << 16 | kind << 8 | detail
-                latest[key] = (order, [ChaseMessage(status: status, data1: data1, data2: data2, port: port)])
-            case .program(let status, let program, let msb, let lsb, let port):
-                let channel = port * 16 + Int(status & 0x0F)
+                let kind: Int, detail: Int
+                switch message {
+                case .controlChange(_, let controller, _):
+                    // Channel mode messages act once; replaying them would change nothing or cut notes.
+                    if controller >= 120 { continue }
+                    kind = 0xB0; detail = Int(controller)
+                case .polyphonicKeyPressure(_, let key, _): kind = 0xA0; detail = Int(key)
+                case .channelPressure: kind = 0xD0; detail = 0
+                case .pitchBend: kind = 0xE0; detail = 0
+                default: continue
+                }
+                let channel = port * 16 + Int(message.channel ?? 0)
+                latest[channel << 16 | kind << 8 | detail] = (order, [ChaseMessage(message: message, port: port)])
+            case .program(let c, let program, let msb, let lsb, let port):
+                let channel = port * 16 + Int(c)
                 var messages: [ChaseMessage] = []
-                let controllerStatus = 0xB0 | (status & 0x0F)
-                if let msb { messages.append(ChaseMessage(status: controllerStatus, data1: 0, data2: msb, port: port)) }
-                if let lsb { messages.append(ChaseMessage(status: controllerStatus, data1: 32, data2: lsb, port: port)) }
-                messages.append(ChaseMessage(status: status, data1: program, data2: 0, port: port))
+                if let msb { messages.append(ChaseMessage(message: .controlChange(channel: c, controller: 0, value: msb), port: port)) }
+                if let lsb { messages.append(ChaseMessage(message: .controlChange(channel: c, controller: 32, value: lsb), port: port)) }
+                messages.append(ChaseMessage(message: .programChange(channel: c, program: program), port: port))
                 latest[channel << 16 | 0xC0 << 8] = (order, messages)
             case .sysEx(let bytes):
-                sysEx.append(ChaseMessage(status: 0xF0, data1: 0, data2: 0, port: 0, sysEx: bytes))
+                sysEx.append(ChaseMessage(message: .systemExclusive(bytes), port: 0))
             case .note, .none:
                 break
             }
@@ -256,11 +266,8 @@ final class PlayerTimeline: @unchecked Sendable {
 
 /// One message a seek sends to restore the song's state.
 struct ChaseMessage {
-    var status: UInt8
-    var data1: UInt8
-    var data2: UInt8
+    var message: MIDIMessage
     var port: Int
-    var sysEx: [UInt8] = []
 }
 
 /// What the render thread does on a seek: where to go and what to send first. Built on the

@@ -178,8 +178,8 @@ public final class Synthesizer {
             schedule(.channelPressure(channel: channel(c), pressure: pressure & 0x7F), atFrame: offset)
         case .pitchBend(let c, let value):
             schedule(.pitchBend(channel: channel(c), value: value & 0x3FFF), atFrame: offset)
-        case .systemExclusive(let bytes):
-            sendMIDISysExEvent(bytes, atFrame: offset)
+        case .systemExclusive(let body):
+            scheduleSysEx(body[...], atFrame: offset)
         case .sysExContinuation, .meta:
             break
         }
@@ -189,18 +189,7 @@ public final class Synthesizer {
     /// once into a ``MIDIMessage`` and sent (``send(_:port:outputBus:atFrame:)``).
     public func sendMIDIEvent(_ status: UInt8, data1: UInt8, data2: UInt8 = 0, port: Int = 0,
                               outputBus: Int = 0, atFrame offset: Int = 0) {
-        let c = status & 0x0F, d1 = data1 & 0x7F, d2 = data2 & 0x7F
-        let message: MIDIMessage
-        switch status & 0xF0 {
-        case 0x80: message = .noteOff(channel: c, note: d1, velocity: d2)
-        case 0x90: message = .noteOn(channel: c, note: d1, velocity: d2)
-        case 0xA0: message = .polyphonicKeyPressure(channel: c, note: d1, pressure: d2)
-        case 0xB0: message = .controlChange(channel: c, controller: d1, value: d2)
-        case 0xC0: message = .programChange(channel: c, program: d1)
-        case 0xD0: message = .channelPressure(channel: c, pressure: d1)
-        case 0xE0: message = .pitchBend(channel: c, value: UInt16(d1) | UInt16(d2) << 7)
-        default: return
-        }
+        guard let message = MIDIMessage(channelVoiceStatus: status, data1: data1, data2: data2) else { return }
         send(message, port: port, outputBus: outputBus, atFrame: offset)
     }
 
@@ -208,9 +197,13 @@ public final class Synthesizer {
     /// Understood: GM/GM2 on and off, master volume, GS reset and rhythm-part assignment,
     /// GS reverb and chorus macros and levels, XG system on (``SystemExclusive``).
     public func sendMIDISysExEvent(_ data: [UInt8], atFrame offset: Int = 0) {
+        scheduleSysEx(data.first == 0xF0 ? data[1...] : data[...], atFrame: offset)
+    }
+
+    private func scheduleSysEx(_ body: ArraySlice<UInt8>, atFrame offset: Int) {
         // Copied straight from the caller's bytes into the preallocated pool, so a real-time
         // caller does not allocate while the pool has room.
-        let (start, length) = queue.storeSysEx(data.first == 0xF0 ? data[1...] : data[...])
+        let (start, length) = queue.storeSysEx(body)
         schedule(.systemExclusive(start: start, length: length), atFrame: offset)
     }
 
