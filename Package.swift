@@ -5,7 +5,9 @@ let package = Package(
     name: "Polyphon",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "PolyphonMIDICore", targets: ["PolyphonMIDICore"]),
         .library(name: "PolyphonMIDI", targets: ["PolyphonMIDI"]),
+        .library(name: "PolyphonSoundFontCore", targets: ["PolyphonSoundFontCore"]),
         .library(name: "PolyphonSoundFont", targets: ["PolyphonSoundFont"]),
         .library(name: "PolyphonSynth", targets: ["PolyphonSynth"]),
         .library(name: "PolyphonBuiltInBank", targets: ["PolyphonBuiltInBank"]),
@@ -19,14 +21,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
-        // bytes ↔ MIDI: messages, Standard MIDI File read/write, tempo map.
-        .target(name: "PolyphonMIDI"),
-        // bytes → bank model: RIFF, SF2/SF3, region resolution.
-        .target(name: "PolyphonSoundFont"),
+        // The portable core (no Foundation; also builds as Embedded Swift for WebAssembly):
+        // bytes ↔ MIDI: messages, Standard MIDI Files, tempo map, songs, raw byte streams.
+        .target(name: "PolyphonMIDICore"),
+        // bytes → bank model: RIFF, SF2/SF3 structure, region resolution, writing.
+        .target(name: "PolyphonSoundFontCore"),
+        // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects.
+        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore"]),
+        // Native layers on top: files (and re-exports of the cores).
+        .target(name: "PolyphonMIDI", dependencies: ["PolyphonMIDICore"]),
+        // Memory-mapped banks, SF3 decoding (libvorbisfile at run time), DLS, plist sample banks,
+        // bank discovery.
+        .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore"]),
         // The General MIDI bank generated in code: a sound-design program, not a file format.
         .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont"]),
-        // The engine: Synthesizer, Channel, Voice, DSP parts.
-        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFont", "PolyphonMIDI"]),
         // Sinks: audio file writers/readers, run-time loaded codecs.
         .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time.
@@ -54,12 +62,14 @@ let package = Package(
             path: "Benchmarks/RenderHashes"),
         // Helpers every test target shares: real files and tools, processes, temporary files.
         .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth"], path: "Tests/PolyphonTestSupport"),
-        .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI", "PolyphonTestSupport"]),
-        .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI", "PolyphonMIDICore", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSynthTests",
-                    dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio", "PolyphonTestSupport"]),
+                    dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonMIDI", "PolyphonMIDICore",
+                                   "PolyphonAudio", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonBuiltInBankTests",
-                    dependencies: ["PolyphonBuiltInBank", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
+                    dependencies: ["PolyphonBuiltInBank", "PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore",
+                                   "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonMIDI", "PolyphonTestSupport"]),

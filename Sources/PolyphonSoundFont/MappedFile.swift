@@ -1,3 +1,4 @@
+import PolyphonSoundFontCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,13 +21,13 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps the file at `path`.
     /// - Throws: ``SoundFontError`` with kind ``SoundFontError/Kind/cannotOpen(_:)``.
-    public convenience init(path: String) throws {
+    public convenience init(path: String) throws(SoundFontError) {
         try self.init(path: path, allowMapping: true)
     }
 
     /// Opens `path`, mapping it unless `allowMapping` is false (tests use that to exercise the
     /// reading fallback on ordinary files).
-    init(path: String, allowMapping: Bool) throws {
+    init(path: String, allowMapping: Bool) throws(SoundFontError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw Self.openError(path) }
         defer { close(fd) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PolyphonTestSupport
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 @testable import PolyphonBuiltInBank
 
 /// The built-in bank's structure, names, budget and determinism.

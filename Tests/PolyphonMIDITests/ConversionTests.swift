@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 @Suite("Format conversion")
 struct ConversionTests {

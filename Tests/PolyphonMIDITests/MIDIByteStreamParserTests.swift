@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 @Suite("Raw MIDI byte streams")
 struct MIDIByteStreamParserTests {

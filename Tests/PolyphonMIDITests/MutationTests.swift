@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// Truncated and bit-flipped variants of valid files: each must load (possibly with warnings) or
 /// throw a `MIDIFileError`, never trap or hang; what loads must write and read back cleanly.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// Real-world defects the reader repairs, each with a warning, and corrupt data it refuses.
 @Suite("Reader defects")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// The MIDI files Debian's planetblupi-common package installs, checked against mido (the
 /// python3-mido package), which is run at test time so no number is hard-coded.

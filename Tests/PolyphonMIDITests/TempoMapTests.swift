@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 @Suite("Tempo map")
 struct TempoMapTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 @Suite("Writing files")
 struct WriterTests {

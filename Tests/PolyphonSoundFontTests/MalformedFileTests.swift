@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// One malformed fixture per error path, and the real-world faults that load with a warning.
 @Suite struct MalformedFileTests {
@@ -11,7 +12,7 @@ import Testing
     func loadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> SoundFontError {
         do {
             _ = try SoundFont(bytes: bytes, name: "bad.sf2")
-        } catch let error as SoundFontError {
+        } catch {
             #expect(error.file == "bad.sf2", sourceLocation: sourceLocation)
             #expect(error.description.hasPrefix("bad.sf2: \(error.chunk) at byte \(error.offset): "),
                     sourceLocation: sourceLocation)
@@ -167,7 +168,7 @@ import Testing
         do {
             _ = try SoundFont(contentsOf: "/nonexistent/polyphon/none.sf2")
             Issue.record("loaded a file that does not exist")
-        } catch let error as SoundFontError {
+        } catch {
             guard case .cannotOpen = error.kind else { throw TestFailure("\(error)") }
             #expect(error.file == "/nonexistent/polyphon/none.sf2")
         }

@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// Damaged variants of a valid bank: each must throw a `SoundFontError` or load (maybe with
 /// warnings) — never trap, hang or read out of bounds. What loads must also resolve its regions

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 #if canImport(Glibc)
 import Glibc

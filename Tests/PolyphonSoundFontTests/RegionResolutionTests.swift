@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// Region resolution against hand-computed expectations (SF2 2.04 §9.4).
 @Suite struct RegionResolutionTests {

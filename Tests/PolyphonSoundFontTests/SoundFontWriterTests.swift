@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// Writing a bank and reading it back must give the same model.
 @Suite struct SoundFontWriterTests {

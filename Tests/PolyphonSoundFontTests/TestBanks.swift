@@ -1,5 +1,6 @@
 import Foundation
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 @_exported import PolyphonTestSupport
 
 /// Banks built in code for the tests, and the few helpers that poke at their bytes.

@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// DLS articulation (connection blocks) turned into SF2 generators and modulators.
 ///
 /// The DLS model is SF2's ancestor, so most connections have a direct SF2 counterpart:

@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// One DLS articulation connection block (`art1`/`art2`, DLS 1 §2.8 / DLS 2.2 §1.14):
 /// `scale × transform(source) × control` added to `destination`.
 public struct DLSConnection: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// A DLS collection that cannot be loaded: names the file, the chunk and the byte offset (from
 /// the start of the file) where reading stopped.
 ///

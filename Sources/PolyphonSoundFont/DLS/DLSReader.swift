@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// Parses a `RIFF DLS ` collection (DLS Level 1 and 2) into the SoundFont bank model.
 ///
 /// Instruments become presets (bank from `ulBank`: 128 for drums (bit 31), else the MIDI bank

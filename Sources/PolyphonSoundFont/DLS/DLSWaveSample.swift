@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// A DLS `wsmp` chunk: how a wave plays (root note, tuning, gain, loop). Found in a wave (its
 /// defaults) and optionally in a region, whose copy then replaces the wave's entirely.
 struct DLSWaveSample: Hashable {

@@ -1,3 +1,4 @@
+import PolyphonSoundFontCore
 import Foundation
 
 extension SoundFont {

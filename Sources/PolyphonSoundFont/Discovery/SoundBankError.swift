@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// A sound bank that cannot be found, recognised or opened, naming the path.
 ///
 /// Errors inside a bank's structure are the format's own (``SoundFontError``, ``DLSError``,

@@ -1,3 +1,4 @@
+import PolyphonSoundFontCore
 import Foundation
 
 /// Finds the sound bank to play when the user did not hand one over explicitly, in the order a

@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 extension SoundFont {
     /// Loads any supported bank, its kind told by content (``SoundBankKind/sniff(path:)``):
     /// SoundFont 2/3, DLS Level 1/2, or a SoundBankPlayer property list.

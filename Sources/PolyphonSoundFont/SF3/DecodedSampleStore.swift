@@ -1,3 +1,4 @@
+import PolyphonSoundFontCore
 import Foundation
 
 /// The decoded PCM of a bank's Ogg Vorbis samples, filled lazily and shared by every

@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// The decoded audio of one sample file of a SoundBankPlayer bank: what a
 /// ``SampleBankAudioLoader`` returns.
 ///

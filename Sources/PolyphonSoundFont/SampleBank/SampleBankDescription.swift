@@ -1,3 +1,4 @@
+import PolyphonSoundFontCore
 import Foundation
 
 /// The content of a SoundBankPlayer bank's property list: the bank's sample rate and, for each

@@ -1,3 +1,5 @@
+import PolyphonSoundFontCore
+
 /// A SoundBankPlayer sample bank that cannot be loaded: names the property list, the entry
 /// (index in its root array) where reading stopped, and why.
 public struct SampleBankError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import PolyphonSoundFontCore
 import Foundation
 
 /// How a SoundBankPlayer bank becomes a SoundFont.

@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// One MIDI channel and its semantics: controllers and pedals, RPN/NRPN selection and data
 /// entry, bank select and the preset it chooses, pitch wheel and pressure.

@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// The bank's presets as channels choose them: found by bank and program, with their regions
 /// (preset zone × instrument zone, generators summed) resolved once, so a note-on only filters

@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// Where a voice's sample lives and how its loop is laid out.
 struct SampleInfo {

@@ -1,5 +1,5 @@
-import PolyphonMIDI
-import PolyphonSoundFont
+import PolyphonMIDICore
+import PolyphonSoundFontCore
 
 /// A multi-timbral SoundFont synthesizer: MIDI events in, stereo audio out.
 ///

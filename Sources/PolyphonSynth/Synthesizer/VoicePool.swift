@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// The synthesizer's voices, allocated once: which are free, which to steal when none is, and
 /// every voice playing on a channel.

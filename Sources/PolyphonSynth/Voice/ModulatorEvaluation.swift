@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// Evaluates SF2 modulators against a channel's state the way FluidSynth does
 /// (`fluid_mod_get_value`): 7-bit sources normalised by 127, the pitch wheel by 16384, curves

@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// One sounding sample of one note: oscillator → gain ramp → low-pass filter → pan and effect
 /// sends, steered by the SoundFont 2 rules.

@@ -1,4 +1,4 @@
-import PolyphonSoundFont
+import PolyphonSoundFontCore
 
 /// What the SoundFont 2 rules make of a voice's generators, modulators and channel: the values
 /// control points work from. Recomputed at the start and whenever the channel changes.

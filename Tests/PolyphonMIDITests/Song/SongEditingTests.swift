@@ -1,5 +1,6 @@
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// The seed's song (SEEDS.md §4) written with the fluent builder.
 func seedSong() -> Song {

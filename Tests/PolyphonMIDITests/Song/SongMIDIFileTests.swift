@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// Song ⇄ Standard MIDI File conversion.
 @Suite struct SongMIDIFileTests {

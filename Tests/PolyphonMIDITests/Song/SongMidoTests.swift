@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// Third-party tools installed by Debian packages: skipped when absent here, required under CI.
 enum SongRealTools {

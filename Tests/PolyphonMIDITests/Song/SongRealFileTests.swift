@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonMIDI
+@testable import PolyphonMIDICore
 
 /// Songs read from the MIDI files Debian's planetblupi-common installs, written back and compared.
 @Suite struct SongRealFileTests {

@@ -1,4 +1,5 @@
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// A tiny DLS writer for the tests: builds `RIFF DLS ` collections chunk by chunk so every
 /// connection, region option and malformation can be produced on purpose.

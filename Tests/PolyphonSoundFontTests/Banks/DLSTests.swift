@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// DLS Level 1/2 collections written in code, read into the bank model.
 @Suite struct DLSTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// Bank sniffing and the search order of ``SoundBankLocator``, on a fake file system in a
 /// temporary directory.

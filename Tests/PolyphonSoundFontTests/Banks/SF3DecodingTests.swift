@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// SF3 decoding measured against an independent decoder (sox) on real banks, plus laziness,
 /// caching, thread safety, the PCM fast path and errors.
@@ -166,13 +167,13 @@ import Testing
         builder.info.versionMajor = 3
         let index = builder.addSample((0..<200).map { Int16(truncatingIfNeeded: $0 &* 977) }, name: "junk",
                                       sampleType: SampleType(rawValue: SampleType.mono.rawValue | SampleType.vorbisFlag))
-        var bank = builder.build()
+        var bank = builder.build().withSampleDecoder(VorbisSampleDecoder())
         bank.samples[index].start = 0
         bank.samples[index].end = 400
         do {
             _ = try bank.playableSample(at: index)
             Issue.record("garbage decoded")
-        } catch let error as SampleDecodingError {
+        } catch {
             #expect(error.sampleIndex == index && error.sampleName == "junk")
             switch error.kind {
             case .invalidStream: break

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolyphonSoundFont
+@testable import PolyphonSoundFontCore
 
 /// SoundBankPlayer property-list banks: parsing, note coverage, generators, stereo, errors.
 @Suite struct SampleBankTests {

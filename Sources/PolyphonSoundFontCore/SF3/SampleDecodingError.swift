@@ -13,6 +13,8 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
         case rangeOutsideSampleData(start: Int, end: Int, available: Int)
         /// The sample index is not in the bank.
         case noSuchSample(count: Int)
+        /// The bank was read without a decoder for compressed samples.
+        case noDecoder
     }
 
     /// The index of the sample in ``SoundFont/samples``, when known.
@@ -41,6 +43,7 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
         case .rangeOutsideSampleData(let start, let end, let available):
             return prefix + "bytes \(start)..<\(end) lie outside the \(available)-byte smpl chunk"
         case .noSuchSample(let count): return prefix + "no such sample (the bank has \(count))"
+        case .noDecoder: return prefix + "compressed (SF3) sample, and the bank was read without a decoder"
         }
     }
 }

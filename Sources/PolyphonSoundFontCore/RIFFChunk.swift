@@ -1,18 +1,18 @@
 /// One RIFF chunk located in a byte buffer: its four-character id and where its data lies.
-struct RIFFChunk {
+package struct RIFFChunk {
     /// The four-character id (`LIST`, `smpl`, `phdr`, ...).
-    var id: String
+    package var id: String
     /// Offset of the chunk header (the id) from the start of the file.
-    var offset: Int
+    package var offset: Int
     /// Offset of the data, just past the 8-byte header.
-    var dataOffset: Int { offset + 8 }
+    package var dataOffset: Int { offset + 8 }
     /// The size the header declares.
-    var size: Int
-    var dataRange: Range<Int> { dataOffset..<(dataOffset + size) }
+    package var size: Int
+    package var dataRange: Range<Int> { dataOffset..<(dataOffset + size) }
 }
 
 /// Walks the chunks of one RIFF container (the file's `RIFF` body or a `LIST` body).
-struct RIFFChunkWalker {
+package struct RIFFChunkWalker {
     /// The ids a SoundFont contains; used to tell whether a missing pad byte shifted the next chunk.
     static let knownIDs: Set<String> = [
         "RIFF", "LIST", "INFO", "sdta", "pdta", "ifil", "isng", "INAM", "irom", "iver", "ICRD",
@@ -25,8 +25,8 @@ struct RIFFChunkWalker {
     /// A chunk with an odd size is followed by a pad byte (RIFF rule). Some writers omit it;
     /// when the next id is plausible only without the pad, the chunk list continues there and a
     /// warning says so.
-    static func chunks(in bytes: UnsafeRawBufferPointer, range: Range<Int>, container: String,
-                       file: String, warnings: inout [SoundFontWarning]) throws -> [RIFFChunk] {
+    package static func chunks(in bytes: UnsafeRawBufferPointer, range: Range<Int>, container: String,
+                       file: String, warnings: inout [SoundFontWarning]) throws(SoundFontError) -> [RIFFChunk] {
         var result: [RIFFChunk] = []
         var offset = range.lowerBound
         let end = range.upperBound

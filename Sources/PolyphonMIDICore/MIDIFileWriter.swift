@@ -1,5 +1,3 @@
-import Foundation
-
 extension MIDIFile {
     /// The file as Standard MIDI File bytes.
     ///
@@ -28,11 +26,6 @@ extension MIDIFile {
             output += body
         }
         return output
-    }
-
-    /// Writes the file to disk (see ``serialized(format:runningStatus:)``).
-    public func write(to url: URL, format: MIDIFileFormat? = nil, runningStatus: Bool = true) throws {
-        try Data(serialized(format: format, runningStatus: runningStatus)).write(to: url, options: .atomic)
     }
 
     /// The events of a track chunk, without the chunk header.

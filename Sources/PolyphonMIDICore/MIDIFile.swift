@@ -1,11 +1,8 @@
-import Foundation
-
 /// A Standard MIDI File: its format, its division and its tracks, with the defects the reader
 /// repaired.
 ///
-/// Read one with ``init(contentsOf:)`` or ``init(bytes:name:)``, write one with
-/// ``serialized(format:runningStatus:)`` or ``write(to:format:runningStatus:)``. The value is
-/// plain data: edit ``tracks`` freely.
+/// Read one with ``init(bytes:name:)`` (or, in PolyphonMIDI, from a file), write one with
+/// ``serialized(format:runningStatus:)``. The value is plain data: edit ``tracks`` freely.
 public struct MIDIFile: Sendable, Hashable {
     /// The file's format.
     public var format: MIDIFileFormat
@@ -35,36 +32,6 @@ public struct MIDIFile: Sendable, Hashable {
     public init(bytes: [UInt8], name: String = "MIDI data") throws(MIDIFileError) {
         var reader = MIDIFileReader(bytes: bytes, fileName: name)
         self = try reader.read()
-    }
-
-    /// Reads a Standard MIDI File from disk.
-    ///
-    /// - Throws: ``MIDIFileError`` naming the file's last path component.
-    public init(contentsOf url: URL) throws(MIDIFileError) {
-        let name = url.lastPathComponent
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw MIDIFileError(fileName: name, trackIndex: nil, byteOffset: 0,
-                                reason: .unreadable(error.localizedDescription))
-        }
-        try self.init(bytes: [UInt8](data), name: name)
-    }
-
-    /// Reads a Standard MIDI File from a path on disk.
-    ///
-    /// - Throws: ``MIDIFileError`` naming the file by `path` as given, so that a command-line
-    ///   tool reports the path its user typed.
-    public init(contentsOfFile path: String) throws(MIDIFileError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw MIDIFileError(fileName: path, trackIndex: nil, byteOffset: 0,
-                                reason: .unreadable(error.localizedDescription))
-        }
-        try self.init(bytes: [UInt8](data), name: path)
     }
 
     /// The ticks per quarter note of a PPQN division, `nil` for SMPTE.

@@ -1,31 +1,21 @@
-import Foundation
-
 extension SoundFont {
-    /// Reads the SF2 or SF3 bank at `path`.
-    ///
-    /// The file is memory-mapped: only the preset, instrument and sample tables are read while
-    /// loading, and ``sampleData`` points into the mapping, so sample pages are loaded only
-    /// when a voice plays them.
-    /// - Throws: ``SoundFontError`` when the file cannot be read or its structure is broken.
-    ///   Readable sloppiness is listed in ``warnings``.
-    public init(contentsOf path: String) throws {
-        let file = try MappedFile(path: path)
-        var reader = SoundFontReader(file: file, name: path)
+    /// Reads an SF2 or SF3 bank from bytes in memory; `name` is used in errors and warnings.
+    /// `sampleDecoder` turns SF3's compressed samples into PCM when a voice needs them (without
+    /// one they cannot be played); PolyphonSoundFont's `init(bytes:name:)` passes its Ogg Vorbis
+    /// decoder.
+    /// - Throws: ``SoundFontError`` when the structure is broken. Readable sloppiness is listed
+    ///   in ``warnings``.
+    public init(bytes: [UInt8], name: String, sampleDecoder: (any CompressedSampleDecoder)?) throws(SoundFontError) {
+        let storage = OwnedBytes(copying: bytes)
+        var reader = SoundFontReader(bytes: storage.bytes, owner: storage, name: name, sampleDecoder: sampleDecoder)
         self = try reader.read()
     }
 
-    /// Reads the SF2 or SF3 bank at a file URL. See ``init(contentsOf:)-(String)``.
-    public init(contentsOf url: URL) throws {
-        guard url.isFileURL else {
-            throw SoundFontError(file: url.absoluteString, chunk: "file", offset: 0,
-                                 kind: .cannotOpen("not a file URL"))
-        }
-        try self.init(contentsOf: url.path)
-    }
-
-    /// Reads a bank from bytes in memory; `name` is used in errors and warnings.
-    public init(bytes: [UInt8], name: String) throws {
-        var reader = SoundFontReader(file: MappedFile(copying: bytes), name: name)
+    /// Reads a bank from bytes kept alive by `owner` (a memory mapping, say): the sample pool
+    /// points into them, so nothing is copied.
+    package init(bytes: UnsafeRawBufferPointer, owner: AnyObject, name: String,
+                 sampleDecoder: (any CompressedSampleDecoder)?) throws(SoundFontError) {
+        var reader = SoundFontReader(bytes: bytes, owner: owner, name: name, sampleDecoder: sampleDecoder)
         self = try reader.read()
     }
 }
@@ -35,14 +25,18 @@ extension SoundFont {
 /// Structure that cannot be read around throws ``SoundFontError``; everything else the file gets
 /// wrong becomes a ``SoundFontWarning``. Reads integers straight from the buffer, never past it.
 struct SoundFontReader {
-    let file: MappedFile
+    let bytes: UnsafeRawBufferPointer
+    /// Keeps ``bytes`` alive; the sample pool holds on to it.
+    let owner: AnyObject
     let name: String
-    var bytes: UnsafeRawBufferPointer { file.bytes }
+    let sampleDecoder: (any CompressedSampleDecoder)?
     var warnings: [SoundFontWarning] = []
 
-    init(file: MappedFile, name: String) {
-        self.file = file
+    init(bytes: UnsafeRawBufferPointer, owner: AnyObject, name: String, sampleDecoder: (any CompressedSampleDecoder)?) {
+        self.bytes = bytes
+        self.owner = owner
         self.name = name
+        self.sampleDecoder = sampleDecoder
     }
 
     /// Record sizes of the `pdta` sub-chunks (SF2 2.04 §7).
@@ -62,7 +56,7 @@ struct SoundFontReader {
         warnings.append(SoundFontWarning(chunk: chunk, offset: offset, message: message))
     }
 
-    mutating func read() throws -> SoundFont {
+    mutating func read() throws(SoundFontError) -> SoundFont {
         guard bytes.count >= 12, bytes.fourCC(0) == "RIFF" else { throw error("RIFF", 0, .notRIFF) }
         let form = bytes.fourCC(8)
         guard form == "sfbk" else { throw error("RIFF", 0, .notSoundFont(form: form)) }
@@ -99,7 +93,7 @@ struct SoundFontReader {
                 lists[type] = chunk
             }
         }
-        func list(_ type: String) throws -> (chunk: RIFFChunk, body: Range<Int>) {
+        func list(_ type: String) throws(SoundFontError) -> (chunk: RIFFChunk, body: Range<Int>) {
             guard let chunk = lists[type] else { throw error(type, 12, .missingChunk) }
             return (chunk, (chunk.dataOffset + 4)..<chunk.dataRange.upperBound)
         }
@@ -139,7 +133,7 @@ struct SoundFontReader {
 
     // MARK: - INFO
 
-    private mutating func readInfo(_ body: Range<Int>) throws -> SoundFontInfo {
+    private mutating func readInfo(_ body: Range<Int>) throws(SoundFontError) -> SoundFontInfo {
         var info = SoundFontInfo()
         var sawVersion = false, sawName = false, sawEngine = false
         let chunks = try RIFFChunkWalker.chunks(in: bytes, range: body, container: "INFO",
@@ -187,7 +181,7 @@ struct SoundFontReader {
     // MARK: - sdta
 
     /// The `smpl` and `sm24` chunks of the `sdta` list, when present.
-    private mutating func sampleChunks(_ body: Range<Int>) throws -> (smpl: RIFFChunk?, sm24: RIFFChunk?) {
+    private mutating func sampleChunks(_ body: Range<Int>) throws(SoundFontError) -> (smpl: RIFFChunk?, sm24: RIFFChunk?) {
         let chunks = try RIFFChunkWalker.chunks(in: bytes, range: body, container: "sdta",
                                                 file: name, warnings: &warnings)
         let smpl = chunks.first { $0.id == "smpl" }
@@ -203,14 +197,15 @@ struct SoundFontReader {
     private mutating func sampleData(_ smpl: RIFFChunk?, _ sm24: RIFFChunk?, isSF3: Bool,
                                      hasPCMSamples: Bool) -> SampleData {
         guard let smpl else {
-            return SampleData(bytes: UnsafeRawBufferPointer(start: nil, count: 0), lowBytes: nil, owner: nil)
+            return SampleData(bytes: UnsafeRawBufferPointer(start: nil, count: 0), lowBytes: nil, owner: nil,
+                              decoder: sampleDecoder)
         }
         var words = UnsafeRawBufferPointer(rebasing: bytes[smpl.dataRange])
-        var owner: AnyObject = file
+        var owner: AnyObject = self.owner
         if smpl.dataOffset & 1 == 1, hasPCMSamples {
-            let copy = MappedFile(copying: Array(words))
+            let copy = OwnedBytes(copying: Array(words))
             words = copy.bytes
-            owner = SampleDataOwners(file, copy)
+            owner = SampleDataOwners(self.owner, copy)
             warn("smpl", smpl.offset, "sample data at an odd offset was copied to align it")
         }
 
@@ -228,12 +223,12 @@ struct SoundFontReader {
                      "size \(sm24.size) does not match \(points) sample points; 24-bit data ignored")
             }
         }
-        return SampleData(bytes: words, lowBytes: lowBytes, owner: owner)
+        return SampleData(bytes: words, lowBytes: lowBytes, owner: owner, decoder: sampleDecoder)
     }
 
     // MARK: - pdta
 
-    private mutating func pdtaChunks(_ body: Range<Int>, listOffset: Int) throws -> [String: RIFFChunk] {
+    private mutating func pdtaChunks(_ body: Range<Int>, listOffset: Int) throws(SoundFontError) -> [String: RIFFChunk] {
         let chunks = try RIFFChunkWalker.chunks(in: bytes, range: body, container: "pdta",
                                                 file: name, warnings: &warnings)
         var tables: [String: RIFFChunk] = [:]
@@ -338,7 +333,7 @@ struct SoundFontReader {
         _ headers: RIFFChunk, recordSize: Int, terminalName: String, bags: RIFFChunk,
         generators: RIFFChunk, modulators: RIFFChunk, terminal: GeneratorType,
         targetCount: Int, targetName: String
-    ) throws -> [HeaderZones] {
+    ) throws(SoundFontError) -> [HeaderZones] {
         let bagCount = bags.size / 4, genCount = generators.size / 4, modCount = modulators.size / 10
         // The bag index follows the name in `inst`, and name, program and bank in `phdr`.
         let bagField = recordSize == 38 ? 24 : 20

@@ -1,8 +1,8 @@
 /// How SoundFont text fields are decoded and encoded.
-enum SoundFontText {
+package enum SoundFontText {
     /// UTF-8 when the bytes are valid UTF-8 (plain ASCII is), else Latin-1, which is what older
     /// banks written on Windows use and which never fails.
-    static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         if isValidUTF8(bytes) { return String(decoding: bytes, as: UTF8.self) }
         var s = ""
         s.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
@@ -11,7 +11,7 @@ enum SoundFontText {
 
     /// Whether `bytes` are well-formed UTF-8. (`String(validating:as:)` would do, but it needs
     /// macOS 15 / iOS 18 and the package supports older systems.)
-    static func isValidUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+    package static func isValidUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
@@ -24,7 +24,7 @@ enum SoundFontText {
     }
 
     /// UTF-8 bytes of `text`, cut at a character boundary so they fit `limit` bytes.
-    static func encode(_ text: String, limit: Int) -> [UInt8] {
+    package static func encode(_ text: String, limit: Int) -> [UInt8] {
         var out: [UInt8] = []
         for scalar in text.unicodeScalars {
             let encoded = Array(String(scalar).utf8)

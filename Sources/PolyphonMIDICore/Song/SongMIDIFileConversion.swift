@@ -1,5 +1,3 @@
-import Foundation
-
 extension Song {
     /// Reads a song from a Standard MIDI File, losing nothing a synthesizer or an editor needs.
     ///
@@ -124,13 +122,6 @@ extension Song {
         for event in signatureEvents { setTimeSignature(event.change.signature, at: event.change.beat) }
     }
 
-    /// Reads a song from a Standard MIDI File on disk (see ``init(midiFile:)``).
-    ///
-    /// - Throws: ``MIDIFileError`` naming the file, track and byte offset of the defect.
-    public init(contentsOf url: URL) throws(MIDIFileError) {
-        self.init(midiFile: try MIDIFile(contentsOf: url))
-    }
-
     /// The song as a Standard MIDI File.
     ///
     /// - Parameters:
@@ -198,10 +189,5 @@ extension Song {
         }
         let file = MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(UInt16(ticks)), tracks: fileTracks)
         return file.converted(to: format)
-    }
-
-    /// Writes the song as a Standard MIDI File (see ``midiFile(ticksPerQuarterNote:format:)``).
-    public func write(to url: URL, ticksPerQuarterNote: Int = 480, format: MIDIFileFormat = .multipleTracks) throws {
-        try midiFile(ticksPerQuarterNote: ticksPerQuarterNote, format: format).write(to: url)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 extension SoundFont {
     /// The bank as a SoundFont file: RIFF `sfbk` with INFO, `sdta` and `pdta` (SF2 2.04 §4–7).
     ///
@@ -108,23 +106,6 @@ extension SoundFont {
 
         out.end(riff)
         return out.bytes
-    }
-
-    /// Writes ``serialized()`` to the file at `path`, replacing it.
-    /// - Throws: ``SoundFontError`` with kind ``SoundFontError/Kind/cannotOpen(_:)`` when the file
-    ///   cannot be written.
-    public func write(to path: String) throws {
-        try write(to: URL(fileURLWithPath: path))
-    }
-
-    /// Writes ``serialized()`` to a file URL, replacing the file.
-    public func write(to url: URL) throws {
-        do {
-            try Data(serialized()).write(to: url, options: .atomic)
-        } catch {
-            throw SoundFontError(file: url.path, chunk: "file", offset: 0,
-                                 kind: .cannotOpen(error.localizedDescription))
-        }
     }
 }
 

@@ -12,16 +12,19 @@ public final class SampleData: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
     /// Keeps the mapping or allocation alive.
     private let owner: AnyObject?
-    /// SF3: Ogg Vorbis streams of this pool decoded so far (see ``SoundFont/playableSample(at:)``).
-    let decodedSamples = DecodedSampleStore()
+    /// SF3: turns the compressed samples of this pool into PCM (see
+    /// ``SoundFont/playableSample(at:)``); nil where none was given.
+    public let decoder: (any CompressedSampleDecoder)?
 
-    /// Sample data over memory kept alive by `owner` (a ``MappedFile`` or other allocation).
+    /// Sample data over memory kept alive by `owner` (a memory mapping or other allocation).
     ///
     /// `bytes` must start at an even address for ``words`` to be read as `Int16`.
-    public init(bytes: UnsafeRawBufferPointer, lowBytes: UnsafeBufferPointer<UInt8>?, owner: AnyObject?) {
+    public init(bytes: UnsafeRawBufferPointer, lowBytes: UnsafeBufferPointer<UInt8>?, owner: AnyObject?,
+                decoder: (any CompressedSampleDecoder)? = nil) {
         self.bytes = bytes
         self.lowBytes = lowBytes
         self.owner = owner
+        self.decoder = decoder
         let count = bytes.count / 2
         if let base = bytes.baseAddress, count > 0 {
             // smpl starts at an even file offset inside a page-aligned mapping, so the words
@@ -73,4 +76,25 @@ private final class OwnedStorage {
         words.deallocate()
         low?.deallocate()
     }
+}
+
+/// Bytes copied into memory this object owns (a bank read from an array, sample words moved to
+/// an aligned address).
+package final class OwnedBytes: @unchecked Sendable {
+    // @unchecked: written once in init, read-only afterwards.
+    package let bytes: UnsafeRawBufferPointer
+
+    package init(copying source: [UInt8]) {
+        // At least one byte, so the base address is never nil; 8-byte alignment so 16-bit
+        // words and other fields can be read in place.
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(source.count, 1), alignment: 8)
+        source.withUnsafeBytes { storage.copyMemory(from: $0) }
+        bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(storage)[0..<source.count])
+    }
+
+    package convenience init(copying source: UnsafeRawBufferPointer) {
+        self.init(copying: Array(source))
+    }
+
+    deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }
 }
