@@ -34,7 +34,7 @@ extension MIDIFile {
         if !zip(events, events.dropFirst()).allSatisfy({ $0.tick <= $1.tick }) {
             events = events.enumerated()
                 .sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }
-                .map(\.element)
+                .map { $0.element }
         }
         // Exactly one end of track, last: drop any that came earlier (as they would end the track
         // on reading) and add one when missing.

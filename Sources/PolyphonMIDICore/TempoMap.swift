@@ -40,7 +40,7 @@ public struct TempoMap: Sendable, Hashable {
         self.division = division
         let sorted = tempoEvents.enumerated()
             .sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }
-            .map(\.element)
+            .map { $0.element }
         var changes = [Change(tick: 0, microsecondsPerQuarterNote: Self.defaultMicrosecondsPerQuarterNote,
                               seconds: 0, beats: 0)]
         for event in sorted {

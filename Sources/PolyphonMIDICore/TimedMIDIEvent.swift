@@ -57,7 +57,7 @@ extension MIDIFile {
         let sharedMap = format == .independentTracks ? nil : tempoMap()
         var longest = 0.0
         for (index, track) in tracks.enumerated() {
-            guard let lastTick = track.events.map(\.tick).max() else { continue }
+            guard let lastTick = track.events.map({ $0.tick }).max() else { continue }
             let map = sharedMap ?? tempoMap(track: index)
             longest = max(longest, map.seconds(atTick: lastTick))
         }

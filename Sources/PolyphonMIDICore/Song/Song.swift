@@ -169,7 +169,7 @@ public struct Song: Sendable, Hashable {
             }
         }
         result.sort { ($0.beat, $0.track, $0.index) < ($1.beat, $1.track, $1.index) }
-        return result.map(\.event)
+        return result.map { $0.event }
     }
 
     /// Every event of every track, in time order.

@@ -20,7 +20,7 @@ enum DenormalMode {
     /// Runs `body` with denormals flushed to zero, then restores the caller's environment.
     /// (Two `fenv` calls per render call: the MXCSR intrinsics are not callable from Swift.)
     @inline(__always)
-    static func flushingToZero<R>(_ body: () throws -> R) rethrows -> R {
+    static func flushingToZero<R>(_ body: () -> R) -> R {
         var saved = fenv_t()
         fegetenv(&saved)
         var flushing = saved
@@ -28,12 +28,12 @@ enum DenormalMode {
         flushing.__mxcsr |= 0x8040
         fesetenv(&flushing)
         defer { fesetenv(&saved) }
-        return try body()
+        return body()
     }
     #else
     static let explicitFilterFlush = true
 
     @inline(__always)
-    static func flushingToZero<R>(_ body: () throws -> R) rethrows -> R { try body() }
+    static func flushingToZero<R>(_ body: () -> R) -> R { body() }
     #endif
 }
