@@ -8,7 +8,7 @@ import PolyphonSoundFont
 struct BankOption: ParsableArguments {
     @Option(name: [.customLong("soundfont"), .customShort("s")],
             help: ArgumentHelp("Bank to play: SoundFont (.sf2/.sf3), DLS, or a SoundBankPlayer .plist.",
-                               discussion: "'builtin' selects the built-in General MIDI bank. Default: $POLYPHON_SOUNDFONT, $SOUNDFONT, ~/.local/share/soundfonts, ~/.soundfonts, the system's GM bank, then the built-in bank."))
+                               discussion: "'builtin' selects the built-in General MIDI bank. Default: $POLYPHON_SOUNDFONT, $SOUNDFONT, ~/.local/share/soundfonts, ~/.soundfonts, the system's GM bank, then the built-in bank. A discovered bank that cannot be opened is skipped with a warning; half-written files (*.dpkg-new, *~, *.part …) are never considered."))
     var soundfont: String?
 
     /// Reads the sample files of SoundBankPlayer banks.
@@ -23,13 +23,16 @@ struct BankOption: ParsableArguments {
             if !quiet { note("polyphon: using the built-in General MIDI bank") }
             return (SoundFont.builtInGeneralMIDI, "built-in")
         }
-        switch try SoundBankLocator().locate(explicitPath: soundfont) {
+        let (bank, location) = try SoundBankLocator().open(
+            explicitPath: soundfont,
+            opening: { try SoundFont(contentsOfAnyBank: $0, audioLoader: Self.audioLoader) },
+            builtIn: { SoundFont.builtInGeneralMIDI },
+            skipped: { note($0) })
+        switch location {
         case .file(let path, let origin):
-            let bank = try SoundFont(contentsOfAnyBank: path, audioLoader: Self.audioLoader)
             if !quiet { note("polyphon: using bank \(path) (from \(origin))") }
             return (bank, path)
         case .builtIn:
-            let bank = SoundFont.builtInGeneralMIDI
             if !quiet { note("polyphon: no SoundFont found; using the built-in General MIDI bank") }
             return (bank, "built-in")
         }

@@ -86,35 +86,113 @@ public struct SoundBankLocator: Sendable {
                 (homeDirectory as NSString).appendingPathComponent(".soundfonts")]
     }
 
-    /// The bank to use.
+    /// The bank to use: the first of ``candidates(explicitPath:)``.
     ///
     /// A path the user named (`explicitPath`, or an environment variable that is set and not
     /// empty) must exist: a typo is reported instead of silently playing another bank. Banks
     /// found by scanning must also be recognisable by content (``SoundBankKind/sniff(path:)``).
+    /// This only looks at names and first bytes; ``open(explicitPath:opening:builtIn:skipped:)``
+    /// also moves past a discovered bank that turns out to be broken.
     /// - Throws: ``SoundBankError`` of kind ``SoundBankError/Kind/notFound(origin:)``.
     public func locate(explicitPath: String? = nil) throws -> Location {
+        try candidates(explicitPath: explicitPath)[0]
+    }
+
+    /// Every bank the search would play, in search order, ending with ``Location/builtIn``; or,
+    /// when the user named a path (`explicitPath` or an environment variable), just that one.
+    ///
+    /// A discovered file is a candidate when its content says bank and its name is not that of
+    /// a half-written or left-over file (``isTransientName(_:)``: `*.dpkg-new`, `*~`, `.part`
+    /// and the like), so a bank caught while a package manager or a download is writing it is
+    /// never picked. The same file reached twice (a `default-GM.sf2` link and the file it points
+    /// to) is listed once.
+    /// - Throws: ``SoundBankError`` when a named path does not exist.
+    public func candidates(explicitPath: String? = nil) throws -> [Location] {
         if let explicitPath, !explicitPath.isEmpty {
-            return try named(explicitPath, origin: .commandLine)
+            return [try named(explicitPath, origin: .commandLine)]
         }
         for name in Self.environmentVariables {
             if let value = environment[name], !value.isEmpty {
-                return try named(value, origin: .environment(name))
+                return [try named(value, origin: .environment(name))]
             }
+        }
+        var found: [Location] = []
+        var seen = Set<String>()
+        func add(_ path: String, _ origin: Origin) {
+            if seen.insert(Self.resolved(path)).inserted { found.append(.file(path: path, origin: origin)) }
         }
         for directory in userDirectories {
-            if let path = firstBank(in: directory, pathExtension: nil) {
-                return .file(path: path, origin: .userDirectory(directory))
-            }
+            for path in banks(in: directory, pathExtension: nil) { add(path, .userDirectory(directory)) }
         }
         for file in Self.systemFiles where isBank(systemRoot + file) {
-            return .file(path: systemRoot + file, origin: .system)
+            add(systemRoot + file, .system)
         }
         for (directory, pathExtension) in Self.systemDirectories {
-            if let path = firstBank(in: systemRoot + directory, pathExtension: pathExtension) {
-                return .file(path: path, origin: .system)
+            for path in banks(in: systemRoot + directory, pathExtension: pathExtension) { add(path, .system) }
+        }
+        found.append(.builtIn)
+        return found
+    }
+
+    /// Opens the bank to play: the named one, or the first discovered bank that opens.
+    ///
+    /// A bank the user named (flag or environment variable) that cannot be opened is an error.
+    /// A discovered bank that cannot be opened (truncated, corrupt) is passed over with one line
+    /// to `skipped` naming it and the reason, and the next candidate is tried, down to
+    /// `builtIn()`.
+    /// - Parameters:
+    ///   - opening: opens a bank file (e.g. `SoundFont(contentsOfAnyBank:)`).
+    ///   - builtIn: the bank to use when no file opens.
+    ///   - skipped: receives one line per discovered bank passed over.
+    /// - Returns: the bank and where it came from.
+    /// - Throws: ``SoundBankError`` for a named path that does not exist; whatever `opening`
+    ///   throws for a named bank that cannot be opened.
+    public func open<Bank>(explicitPath: String? = nil, opening: (String) throws -> Bank,
+                           builtIn: () -> Bank, skipped: (String) -> Void) throws -> (bank: Bank, location: Location) {
+        let locations = try candidates(explicitPath: explicitPath)
+        for location in locations {
+            guard case .file(let path, let origin) = location else { return (builtIn(), .builtIn) }
+            switch origin {
+            case .commandLine, .environment:
+                return (try opening(path), location)
+            case .userDirectory, .system:
+                do {
+                    return (try opening(path), location)
+                } catch {
+                    skipped("polyphon: skipping bank \(path) (from \(origin)): \(Self.reason(error, path: path))")
+                }
             }
         }
-        return .builtIn
+        return (builtIn(), .builtIn)
+    }
+
+    /// Whether `name` is that of a file being written or left behind by a package manager, a
+    /// download or an editor — never a bank to play, whatever its content: `*.dpkg-new`,
+    /// `*.dpkg-tmp`, `*.dpkg-old`, `*.dpkg-dist`, `*.dpkg-bak`, `*.ucf-*`, `*.rpmnew`,
+    /// `*.rpmsave`, `*.part`, `*.partial`, `*.crdownload`, `*.download`, `*.tmp`, `*.temp`,
+    /// `*.swp`, `*.bak`, `*.orig`, `*~`, and hidden files (`.name`, such as `.#bank.sf2`).
+    public static func isTransientName(_ name: String) -> Bool {
+        if name.hasPrefix(".") || name.hasSuffix("~") { return true }
+        let lower = name.lowercased()
+        guard let dot = lower.lastIndex(of: ".") else { return false }
+        let ext = lower[lower.index(after: dot)...]
+        if ext.hasPrefix("dpkg-") || ext.hasPrefix("ucf-") { return true }
+        return ["rpmnew", "rpmsave", "part", "partial", "crdownload", "download", "tmp", "temp", "swp", "bak", "orig"]
+            .contains(String(ext))
+    }
+
+    /// The error's one-line text without the path repeated at its front.
+    private static func reason(_ error: any Error, path: String) -> String {
+        let text = String(describing: error)
+        for prefix in [path + ": ", (path as NSString).lastPathComponent + ": "] where text.hasPrefix(prefix) {
+            return String(text.dropFirst(prefix.count))
+        }
+        return text
+    }
+
+    /// `path` with symbolic links resolved, so a file reached twice is recognised.
+    private static func resolved(_ path: String) -> String {
+        (path as NSString).resolvingSymlinksInPath
     }
 
     private func named(_ path: String, origin: Origin) throws -> Location {
@@ -126,21 +204,20 @@ public struct SoundBankLocator: Sendable {
         return .file(path: expanded, origin: origin)
     }
 
-    /// The first file of `directory` in name order that is a bank, preferring names that start
-    /// with "default" (a user's chosen default among several banks).
-    private func firstBank(in directory: String, pathExtension: String?) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
-        let candidates = names
+    /// The files of `directory` that are banks, in name order, names that start with "default"
+    /// (a user's chosen default among several banks) first; half-written and left-over files
+    /// (``isTransientName(_:)``) never.
+    private func banks(in directory: String, pathExtension: String?) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names
+            .filter { !Self.isTransientName($0) }
             .filter { pathExtension == nil || ($0 as NSString).pathExtension.lowercased() == pathExtension }
             .sorted { a, b in
                 let da = a.lowercased().hasPrefix("default"), db = b.lowercased().hasPrefix("default")
                 return da != db ? da : a < b
             }
-        for name in candidates {
-            let path = (directory as NSString).appendingPathComponent(name)
-            if isBank(path) { return path }
-        }
-        return nil
+            .map { (directory as NSString).appendingPathComponent($0) }
+            .filter(isBank)
     }
 
     private func isBank(_ path: String) -> Bool {

@@ -124,4 +124,82 @@ import Testing
             #expect(throws: SoundBankError.self) { try locator.locate(explicitPath: "~/polyphon-\(UUID().uuidString).sf2") }
         }
     }
+
+    /// A locator that sees only `scratch`, opening banks as the CLI does, and the lines it warns.
+    static func open(_ scratch: Scratch, explicit: String? = nil, env: [String: String] = [:])
+        throws -> (location: SoundBankLocator.Location, warnings: [String]) {
+        let locator = SoundBankLocator(environment: env, homeDirectory: scratch.root + "/home",
+                                       systemRoot: scratch.root + "/sys")
+        var warnings: [String] = []
+        let (_, location) = try locator.open(explicitPath: explicit,
+                                             opening: { try SoundFont(contentsOfAnyBank: $0) },
+                                             builtIn: { SoundFont.Builder(name: "Built-in stand-in").build() }, skipped: { warnings.append($0) })
+        return (location, warnings)
+    }
+
+    @Test func halfWrittenAndLeftOverNamesAreNeverBanks() {
+        for name in ["FluidR3_GM.sf2.dpkg-new", "FluidR3_GM.sf2.dpkg-tmp", "a.sf2.dpkg-old", "a.sf2.dpkg-dist",
+                     "a.sf2.ucf-dist", "a.sf2~", "a.sf2.part", "a.sf2.PART", "a.partial", "a.sf2.crdownload",
+                     "a.sf2.tmp", ".a.sf2.swp", ".#a.sf2", "a.sf2.bak", "a.sf2.orig", "a.sf2.rpmnew"] {
+            #expect(SoundBankLocator.isTransientName(name), "\(name)")
+        }
+        for name in ["FluidR3_GM.sf2", "default-GM.sf2", "bank", "piano.sf3", "GM.dls", "kit.plist", "a.SBK"] {
+            #expect(!SoundBankLocator.isTransientName(name), "\(name)")
+        }
+    }
+
+    /// The first run of `polyphon demo` while `fluid-soundfont-gm` was being installed picked the
+    /// half-written `FluidR3_GM.sf2.dpkg-new` and stopped; a broken bank found by scanning must
+    /// be passed over with one warning, and the next good one used.
+    @Test func discoveryPassesOverBrokenBanks() throws {
+        let scratch = try Scratch()
+        let good = TestBanks.rich().serialized()
+        // A truncated bank sorts first and sniffs as a bank; the .dpkg-new copy is complete
+        // but half-written by definition; the good bank comes last in name order.
+        try scratch.write("sys/usr/share/sounds/sf2/A_truncated.sf2", Array(good.prefix(good.count / 2)))
+        try scratch.write("sys/usr/share/sounds/sf2/B_GM.sf2.dpkg-new", Array(good.prefix(100)))
+        let goodPath = try scratch.write("sys/usr/share/sounds/sf2/C_GM.sf2", good)
+        let candidates = try SoundBankLocator(environment: [:], homeDirectory: scratch.root + "/home",
+                                              systemRoot: scratch.root + "/sys").candidates()
+        #expect(!candidates.contains { if case .file(let p, _) = $0 { return p.hasSuffix(".dpkg-new") } else { return false } })
+
+        let (location, warnings) = try Self.open(scratch)
+        #expect(location == .file(path: goodPath, origin: .system))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("A_truncated.sf2") == true)
+        #expect(warnings.first?.contains("skipping") == true)
+        #expect(warnings.allSatisfy { !$0.contains("dpkg-new") && !$0.contains("\n") })
+
+        // Reached twice (a default-GM.sf2 link to the broken file): still one warning.
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/sys/usr/share/sounds/sf2/default-GM.sf2",
+                                                   withDestinationPath: scratch.root + "/sys/usr/share/sounds/sf2/A_truncated.sf2")
+        let (again, twice) = try Self.open(scratch)
+        #expect(again == .file(path: goodPath, origin: .system))
+        #expect(twice.count == 1)
+    }
+
+    @Test func onlyBrokenBanksFallBackToTheBuiltInBank() throws {
+        let scratch = try Scratch()
+        let good = TestBanks.rich().serialized()
+        try scratch.write("home/.soundfonts/cut.sf2", Array(good.prefix(300)))
+        try scratch.write("sys/usr/share/sounds/sf2/FluidR3_GM.sf2.dpkg-new", good)
+        var garbage = good
+        for i in stride(from: 12, to: garbage.count, by: 7) { garbage[i] = 0xFF }
+        try scratch.write("sys/usr/share/soundfonts/garbled.sf2", garbage)
+        let (location, warnings) = try Self.open(scratch)
+        #expect(location == .builtIn)
+        #expect(warnings.count == 2)
+        #expect(warnings.contains { $0.contains("cut.sf2") })
+        #expect(warnings.contains { $0.contains("garbled.sf2") })
+    }
+
+    @Test func aNamedBrokenBankIsAnError() throws {
+        let scratch = try Scratch()
+        let good = TestBanks.rich().serialized()
+        let cut = try scratch.write("cut.sf2", Array(good.prefix(300)))
+        try scratch.write("sys/usr/share/sounds/sf2/C_GM.sf2", good)
+        #expect(throws: SoundFontError.self) { _ = try Self.open(scratch, explicit: cut) }
+        #expect(throws: SoundFontError.self) { _ = try Self.open(scratch, env: ["SOUNDFONT": cut]) }
+        #expect(throws: SoundFontError.self) { _ = try Self.open(scratch, env: ["POLYPHON_SOUNDFONT": cut]) }
+    }
 }
