@@ -33,7 +33,8 @@ public struct MIDISchedule: Sendable {
         let timed = file.timedEvents()
         out.reserveCapacity(timed.count)
         for e in timed {
-            let frame = Int64(((e.seconds + leadIn) * sampleRate).rounded())
+            // Clamped: a hostile file's times can exceed what 64-bit frames hold.
+            let frame = Int64(min(((e.seconds + leadIn) * sampleRate).rounded(), Double(Int64.max / 4)))
             last = max(last, frame)
             let t = e.trackIndex
             switch e.message {

@@ -20,14 +20,17 @@ public final class OfflineRenderer {
     }
 
     /// Renders `file` into `sink`; returns what was produced.
+    /// - Throws: ``DurationLimitError`` before rendering anything when the song lasts longer
+    ///   than ``RenderOptions/maxDuration``; whatever `sink` throws.
     @discardableResult
     public func render(_ file: MIDIFile, into sink: Sink,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
+        try options.maxDuration.check(file, leadIn: options.leadIn)
         let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
         return try render(schedule, into: sink, progress: progress)
     }
 
-    /// Renders a prepared schedule.
+    /// Renders a prepared schedule (at most ``RenderOptions/maxDuration`` of it).
     @discardableResult
     public func render(_ schedule: MIDISchedule, into sink: Sink,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
@@ -71,6 +74,7 @@ public final class OfflineRenderer {
         let started = DispatchTime.now().uptimeNanoseconds
         let lastFrame = schedule.lastEventFrame
         let tail = RenderTail(maximumSeconds: options.maxTail, sampleRate: options.sampleRate)
+        let limit = options.maxDuration.frames(sampleRate: options.sampleRate)
         var tailStart: Int64?
         var frame: Int64 = 0
         var next = 0
@@ -80,8 +84,9 @@ public final class OfflineRenderer {
         while true {
             // Up to the last event: blocks; the events at the last frame get a one-frame step of
             // their own. Then the tail (``RenderTail``).
-            let n: Int
+            var n: Int
             if frame >= lastFrame && options.endAtLastEvent { break }
+            if frame >= limit { break }
             if frame < lastFrame || next < events.count {
                 n = Int(min(Int64(block), max(1, lastFrame - frame)))
             } else {
@@ -91,6 +96,7 @@ public final class OfflineRenderer {
                 if tail.isOver(elapsed: elapsed, lead: lead, silent: { synth.isIdle && synth.effectsAreSilent }) { break }
                 n = tail.nextStep(elapsed: elapsed, lead: lead, limit: block)
             }
+            n = Int(min(Int64(n), limit - frame))
             let end = frame + Int64(n)
             while next < events.count && events[next].frame < end {
                 let e = events[next]

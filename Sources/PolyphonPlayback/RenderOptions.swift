@@ -9,6 +9,9 @@ public struct RenderOptions: Sendable {
     public var leadIn: Double = 0
     /// After the last event, render until every voice has ended, but at most this long (s).
     public var maxTail: Double = 10
+    /// The most audio a render may produce (lead-in, song and tail): a longer song is refused
+    /// before rendering (``DurationLimitError``), and no tail runs past it. Four hours by default.
+    public var maxDuration = DurationLimit()
     /// Drop silence before the first audible sample.
     public var trimLeadingSilence = false
     /// Stop at the last event instead of letting notes ring out.

@@ -31,6 +31,7 @@ extension OfflineRenderer {
     @discardableResult
     public func renderStems(_ file: MIDIFile, mode: StemMode, stemSink: (Stem) throws -> Sink,
                             mix: Sink? = nil, progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
+        try options.maxDuration.check(file, leadIn: options.leadIn)
         let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
         var config = options.synthesizer
         config.channelCount = max(config.channelCount, 16 * schedule.portCount)

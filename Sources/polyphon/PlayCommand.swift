@@ -39,6 +39,7 @@ struct PlayCommand: ParsableCommand {
     var gain: Float = 0.2
 
     @OptionGroup var effects: EffectOptions
+    @OptionGroup var duration: DurationOption
     @Flag(name: .shortAndLong, help: "No status line.") var quiet = false
 
     func validate() throws {
@@ -48,7 +49,9 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         let songs = try files.map { path -> (String, Song) in
-            (path, Song(midiFile: try MIDIFile(contentsOfFile: path)))
+            let file = try MIDIFile(contentsOfFile: path)
+            try duration.check(file, path: path)
+            return (path, Song(midiFile: file))
         }
         let (soundBank, _) = try bank.load(quiet: false)
         let output = try self.output.open(sampleRate: 44_100)

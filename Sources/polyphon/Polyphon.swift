@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PolyphonAudio
 import PolyphonMIDI
+import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
 
@@ -37,6 +38,8 @@ struct Polyphon: ParsableCommand {
         } catch let error as DLSError {
             fail(error.description)
         } catch let error as SampleBankError {
+            fail(error.description)
+        } catch let error as DurationLimitError {
             fail(error.description)
         } catch let error as ConvertError {
             fail(error.description)

@@ -53,6 +53,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Longest tail after the last event, in seconds.")
     var maxTail: Double = 10
 
+    @OptionGroup var duration: DurationOption
+
     @Option(help: "Silence before the first event, in seconds.")
     var leadIn: Double = 0
 
@@ -102,6 +104,7 @@ struct RenderCommand: ParsableCommand {
         options.synthesizer.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
         effects.apply(to: &options.synthesizer)
         options.maxTail = maxTail
+        options.maxDuration = duration.limit
         options.leadIn = leadIn
         options.trimLeadingSilence = trim
         options.endAtLastEvent = endAtLastEvent
@@ -110,6 +113,7 @@ struct RenderCommand: ParsableCommand {
 
         for input in inputs {
             let midi = try MIDIFile(contentsOfFile: input)
+            try duration.check(midi, path: input, leadIn: leadIn)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)

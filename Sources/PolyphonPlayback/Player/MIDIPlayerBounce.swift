@@ -9,11 +9,12 @@ extension MIDIPlayer {
     ///
     /// - Parameters:
     ///   - blockSize: frames per ``render(left:right:frameCount:)`` call.
-    ///   - maximumDuration: a cap in seconds of output, for songs that loop forever.
+    ///   - maximumDuration: a cap in seconds of output, for songs that loop forever or span
+    ///     years; ``DurationLimit/defaultSeconds`` (4 h) by default, `nil` for none.
     ///   - sink: receives (left, right, frameCount); the buffers are reused after it returns.
     /// - Returns: the number of frames produced.
     @discardableResult
-    public func renderToCompletion(blockSize: Int = 1024, maximumDuration: Double? = nil,
+    public func renderToCompletion(blockSize: Int = 1024, maximumDuration: Double? = DurationLimit.defaultSeconds,
                                    into sink: (UnsafePointer<Float>, UnsafePointer<Float>, Int) throws -> Void) throws -> Int64 {
         let block = max(1, blockSize)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: block)
@@ -41,7 +42,7 @@ extension MIDIPlayer {
     ///
     /// - Returns: the number of frames written.
     @discardableResult
-    public func render(to target: AudioFileTarget, blockSize: Int = 1024, maximumDuration: Double? = nil) throws -> Int64 {
+    public func render(to target: AudioFileTarget, blockSize: Int = 1024, maximumDuration: Double? = DurationLimit.defaultSeconds) throws -> Int64 {
         let writer = try makeAudioFileWriter(path: target.path, format: target.format, sampleFormat: target.sampleFormat,
                                              channelCount: 2, sampleRate: sampleRate)
         // One pointer array for the whole song, updated in place, so no block allocates.
