@@ -61,7 +61,15 @@ let package = Package(
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonPlayback"],
             path: "Benchmarks/RenderHashes"),
         // Helpers every test target shares: real files and tools, processes, temporary files.
-        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth"], path: "Tests/PolyphonTestSupport"),
+        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont"], path: "Tests/PolyphonTestSupport"),
+        // Fuzz targets for every parser (Scripts/fuzz.sh builds them with libFuzzer and
+        // AddressSanitizer); an ordinary build makes the tool that writes their seed corpora
+        // and replays inputs.
+        .executableTarget(
+            name: "PolyphonFuzz",
+            dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback",
+                           "PolyphonTestSupport"],
+            path: "Fuzzing/PolyphonFuzz"),
         .testTarget(name: "PolyphonMIDITests", dependencies: ["PolyphonMIDI", "PolyphonMIDICore", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSynthTests",

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Fuzzes Polyphon's parsers with libFuzzer and AddressSanitizer.
+#
+#   Scripts/fuzz.sh TARGET|all [--time SECONDS | --runs N] [-- LIBFUZZER_FLAGS...]
+#   Scripts/fuzz.sh list
+#
+# Targets (Fuzzing/PolyphonFuzz/FuzzTarget.swift): midi-file, soundfont (renders every preset),
+# dls, sample-bank, midi-stream, audio-file. Each starts from seed corpora built in code
+# (`PolyphonFuzz seeds`) plus what earlier runs kept in .build-fuzz/corpus/TARGET, and stops
+# after the time or number of runs given (default 60 s). Crashes, leaks, time-outs (10 s per
+# input) and out-of-memory inputs (one allocation over 512 MB, or 2 GB resident) are saved in
+# .build-fuzz/artifacts/TARGET; `PolyphonFuzz replay TARGET FILE` runs one again.
+#
+# Prints one line per target: executions, coverage (edges and features), corpus size and
+# crashes; exits 1 if any target crashed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=.build-fuzz
+target="${1:-}"; shift || true
+budget=(-max_total_time=60)
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --time) budget=(-max_total_time="$2"); shift 2 ;;
+        --runs) budget=(-runs="$2"); shift 2 ;;
+        --) shift; extra=("$@"); break ;;
+        *) echo "unknown argument $1" >&2; exit 64 ;;
+    esac
+done
+
+# The seed and replay tool (ordinary build), then the fuzzing build of the same target.
+swift build -c release --product PolyphonFuzz >/dev/null
+tool=".build/release/PolyphonFuzz"
+if [ "$target" = "list" ] || [ -z "$target" ]; then "$tool" targets; exit 0; fi
+swift build -c release --product PolyphonFuzz --scratch-path "$root/build" \
+    --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING >/dev/null
+fuzzer="$root/build/release/PolyphonFuzz"
+
+if [ "$target" = "all" ]; then targets=$("$tool" targets | cut -d' ' -f1); else targets="$target"; fi
+failed=0
+for t in $targets; do
+    seeds="$root/seeds/$t" corpus="$root/corpus/$t" artifacts="$root/artifacts/$t"
+    rm -rf "$seeds"; mkdir -p "$corpus" "$artifacts"
+    "$tool" seeds "$t" "$seeds"
+    log="$root/$t.log"
+    set +e
+    # Swift's own crash backtracer is off: libFuzzer and ASan report the crash and keep the input.
+    POLYPHON_FUZZ_TARGET="$t" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+        "$fuzzer" "$corpus" "$seeds" "${budget[@]}" -timeout=10 -malloc_limit_mb=512 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
+    status=$?
+    set -e
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+    cov=$(echo "$last" | grep -o 'cov: [0-9]*' | grep -o '[0-9]*' || true)
+    ft=$(echo "$last" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || true)
+    corp=$(echo "$last" | grep -o 'corp: [0-9]*' | grep -o '[0-9]*' || true)
+    crashes=$(find "$artifacts" -type f | wc -l)
+    echo "$t: ${runs:-?} executions, coverage ${cov:-?} edges / ${ft:-?} features, corpus ${corp:-?}, crashes $crashes (exit $status, log $log)"
+    if [ "$status" != 0 ] || [ "$crashes" != 0 ]; then
+        failed=1
+        grep -m1 -E 'ERROR: |Fatal error|==ERROR|SUMMARY' "$log" || true
+        find "$artifacts" -type f | head -5
+    fi
+done
+exit $failed
