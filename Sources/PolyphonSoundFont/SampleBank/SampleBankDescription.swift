@@ -26,20 +26,24 @@ public struct SampleBankDescription: Hashable, Sendable {
     /// Parses a property list (XML or binary) held in `data`; `file` names it in errors.
     /// - Throws: ``SampleBankError``.
     public init(propertyList data: Data, file: String) throws {
-        let root: Any
+        let root: PropertyListValue
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyListReader.read(Array(data))
         } catch {
-            throw SampleBankError(file: file, kind: .notAPropertyList("\(error.localizedDescription)"))
+            throw SampleBankError(file: file, kind: .notAPropertyList(error.description))
         }
-        guard let array = root as? [Any] else {
+        guard case .array(let array) = root else {
             throw SampleBankError(file: file, kind: .notAPropertyList("the root is not an array"))
         }
         // Strings as the seed writes them; numbers accepted too, as plist editors may convert.
         func text(_ i: Int) throws -> String {
-            if let s = array[i] as? String { return s.trimmingCharacters(in: .whitespaces) }
-            if let n = array[i] as? NSNumber { return n.stringValue }
-            throw SampleBankError(file: file, entry: i, kind: .badValue("not a string"))
+            switch array[i] {
+            case .string(let s): return s.trimmingCharacters(in: .whitespaces)
+            case .integer(let n): return "\(n)"
+            case .real(let x):
+                return x.rounded() == x && abs(x) < 1e15 ? "\(Int64(x))" : "\(x)"
+            default: throw SampleBankError(file: file, entry: i, kind: .badValue("not a string"))
+            }
         }
         func note(_ i: Int, _ what: String) throws -> UInt8 {
             let value = try text(i)
