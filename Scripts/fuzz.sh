@@ -32,9 +32,21 @@ done
 swift build -c release --product PolyphonFuzz >/dev/null
 tool=".build/release/PolyphonFuzz"
 if [ "$target" = "list" ] || [ -z "$target" ]; then "$tool" targets; exit 0; fi
-swift build -c release --product PolyphonFuzz --scratch-path "$root/build" \
-    --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING >/dev/null
+build_fuzzer() {
+    swift build -c release --product PolyphonFuzz --scratch-path "$root/build" \
+        --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING >/dev/null
+}
 fuzzer="$root/build/release/PolyphonFuzz"
+counters() {
+    POLYPHON_FUZZ_TARGET=midi-stream "$fuzzer" -runs=0 2>&1 | grep -o '([0-9]* inline 8-bit counters' | grep -o '[0-9]*' | head -1 || true
+}
+build_fuzzer
+# An incremental rebuild has been seen to drop the coverage instrumentation; rebuild from
+# scratch when the binary reports next to no counters.
+if [ "$(counters)" -lt 1000 ] 2>/dev/null || [ -z "$(counters)" ]; then
+    rm -rf "$root/build"
+    build_fuzzer
+fi
 
 if [ "$target" = "all" ]; then targets=$("$tool" targets | cut -d' ' -f1); else targets="$target"; fi
 failed=0
