@@ -13,7 +13,7 @@ out="${1:-.build-embedded}"
 mkdir -p "$out"
 swiftc="${SWIFTC:-swiftc}"
 flags=(-enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library
-       -Osize -package-name polyphon -I "$out")
+       -Osize -Xfrontend -disable-stack-protector -package-name polyphon -I "$out")
 for module in PolyphonMIDICore PolyphonSoundFontCore PolyphonSynth; do
     sources=$(find "Sources/$module" -name '*.swift' | sort)
     # shellcheck disable=SC2086

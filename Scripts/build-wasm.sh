@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds Polyphon's WebAssembly module, polyphon.wasm, from the current sources: the portable
+# core compiled as Embedded Swift for wasm32-unknown-none-wasm (Scripts/build-embedded-core.sh),
+# the C ABI in WebAssembly/PolyphonWasm.swift, and WebAssembly/runtime.c (allocator and the few
+# C functions the core needs: there is no libc), linked with wasm-ld. Everything comes from the
+# Swift toolchain; nothing is downloaded.
+#
+#   Scripts/build-wasm.sh [OUTDIR]      # default .build-wasm; writes OUTDIR/polyphon.wasm
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-.build-wasm}"
+mkdir -p "$out"
+Scripts/build-embedded-core.sh "$out/core" >/dev/null
+toolchain="$(dirname "$(command -v swiftc)")"
+swiftc -enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library -Osize \
+    -Xfrontend -disable-stack-protector -package-name polyphon -I "$out/core" -module-name PolyphonWasm \
+    -c WebAssembly/PolyphonWasm.swift -o "$out/PolyphonWasm.o"
+"$toolchain/clang" --target=wasm32-unknown-unknown -O2 -nostdlib -ffreestanding -fno-builtin \
+    -c WebAssembly/runtime.c -o "$out/runtime.o"
+exports=()
+for f in alloc free create send render active_voices reset destroy; do exports+=("--export=polyphon_$f"); done
+"$toolchain/wasm-ld" --no-entry --strip-all "${exports[@]}" \
+    "$out"/core/*.o "$out/PolyphonWasm.o" "$out/runtime.o" \
+    "$toolchain/../lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
+    -o "$out/polyphon.wasm"
+echo "built $out/polyphon.wasm ($(wc -c < "$out/polyphon.wasm") bytes)"

@@ -1,0 +1,91 @@
+// The C ABI of Polyphon's WebAssembly module: the portable core (a bank read from SF2 bytes,
+// the synthesizer and its effects) behind a handful of functions a JavaScript wrapper calls.
+// Memory is handed out by polyphon_alloc/polyphon_free; a synthesizer is a small integer
+// handle. Built as Embedded Swift (Scripts/build-wasm.sh); no libc (runtime.c brings what the
+// core needs).
+import PolyphonSoundFontCore
+import PolyphonSynth
+
+/// Live synthesizers by handle; a freed slot is reused.
+nonisolated(unsafe) private var synthesizers: [Synthesizer?] = []
+
+private func synthesizer(_ handle: Int32) -> Synthesizer? {
+    handle >= 0 && Int(handle) < synthesizers.count ? synthesizers[Int(handle)] : nil
+}
+
+/// `size` bytes of the module's memory, 16-byte aligned; 0 when none is left.
+@_cdecl("polyphon_alloc")
+public func polyphonAlloc(_ size: Int32) -> UnsafeMutableRawPointer? {
+    guard size >= 0 else { return nil }
+    return UnsafeMutableRawPointer.allocate(byteCount: max(1, Int(size)), alignment: 16)
+}
+
+/// Returns memory from ``polyphonAlloc(_:)``.
+@_cdecl("polyphon_free")
+public func polyphonFree(_ pointer: UnsafeMutableRawPointer?) {
+    pointer?.deallocate()
+}
+
+/// A synthesizer at `sampleRate` playing the SF2 bank whose `count` bytes lie at `bytes`
+/// (copied; the caller may free them). Default settings as `polyphon render`: gain 0.2,
+/// cubic interpolation, reverb and chorus on, 256 voices. Returns a handle ≥ 0, or −1 when
+/// the bytes are not a SoundFont 2 bank, −2 when the synthesizer cannot be made.
+@_cdecl("polyphon_create")
+public func polyphonCreate(_ sampleRate: Double, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+    guard let bytes, count > 0 else { return -1 }
+    let data = Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
+    guard let bank = try? SoundFont(bytes: data, name: "bank.sf2", sampleDecoder: nil) else { return -1 }
+    guard let synth = try? Synthesizer(soundBank: bank, sampleRate: sampleRate) else { return -2 }
+    if let free = synthesizers.firstIndex(where: { $0 == nil }) {
+        synthesizers[free] = synth
+        return Int32(free)
+    }
+    synthesizers.append(synth)
+    return Int32(synthesizers.count - 1)
+}
+
+/// Sends one MIDI message (`count` bytes: a channel message, or a SysEx with or without its
+/// F0/F7) to sound `frameOffset` frames into the next render call. Returns 0, or −1 when the
+/// bytes are no message the synthesizer takes.
+@_cdecl("polyphon_send")
+public func polyphonSend(_ handle: Int32, _ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ frameOffset: Int32) -> Int32 {
+    guard let synth = synthesizer(handle), let bytes, count > 0 else { return -1 }
+    let message = UnsafeBufferPointer(start: bytes, count: Int(count))
+    let offset = Int(max(0, frameOffset))
+    let status = message[0]
+    if status == 0xF0 || status < 0x80 {
+        synth.sendMIDISysExEvent(Array(message), atFrame: offset)
+        return 0
+    }
+    guard status < 0xF0 else { return -1 }
+    let data1 = count > 1 ? message[1] : 0, data2 = count > 2 ? message[2] : 0
+    guard data1 < 0x80, data2 < 0x80 else { return -1 }
+    synth.sendMIDIEvent(status, data1: data1, data2: data2, atFrame: offset)
+    return 0
+}
+
+/// Renders `frames` frames into two float buffers (each `frames` long).
+@_cdecl("polyphon_render")
+public func polyphonRender(_ handle: Int32, _ left: UnsafeMutablePointer<Float>?, _ right: UnsafeMutablePointer<Float>?,
+                           _ frames: Int32) {
+    guard let synth = synthesizer(handle), let left, let right, frames > 0 else { return }
+    synth.render(left: left, right: right, frameCount: Int(frames))
+}
+
+/// Voices sounding now.
+@_cdecl("polyphon_active_voices")
+public func polyphonActiveVoices(_ handle: Int32) -> Int32 {
+    Int32(synthesizer(handle)?.activeVoiceCount ?? 0)
+}
+
+/// Every voice stops and every channel returns to its defaults.
+@_cdecl("polyphon_reset")
+public func polyphonReset(_ handle: Int32) {
+    synthesizer(handle)?.reset()
+}
+
+/// Frees a synthesizer and its bank.
+@_cdecl("polyphon_destroy")
+public func polyphonDestroy(_ handle: Int32) {
+    if synthesizer(handle) != nil { synthesizers[Int(handle)] = nil }
+}

@@ -1,0 +1,99 @@
+// Polyphon's synthesizer in WebAssembly, for browsers (an AudioWorkletProcessor) and Node.
+//
+//   import { PolyphonSynth } from "./polyphon.js";
+//   const synth = await PolyphonSynth.create({ module: wasmBytesOrModule, sampleRate: 48000 });
+//   synth.loadSoundFont(sf2Bytes);            // a SoundFont 2 bank (ArrayBuffer or typed array)
+//   synth.send([0x90, 60, 100], 0);           // one MIDI message, at a frame of the next render
+//   synth.render(left, right);                // fills two equal-length Float32Arrays
+//   synth.activeVoices; synth.reset(); synth.dispose();
+//
+// Settings are those of `polyphon render`: gain 0.2 (FluidSynth's level), cubic interpolation,
+// reverb and chorus on, 256 voices.
+export class PolyphonSynth {
+  /** @param {{module: WebAssembly.Module | BufferSource, sampleRate: number}} options */
+  static async create({ module, sampleRate }) {
+    if (!(sampleRate > 0)) throw new RangeError("sampleRate must be a positive number");
+    const compiled = module instanceof WebAssembly.Module ? module : await WebAssembly.compile(module);
+    const instance = await WebAssembly.instantiate(compiled, {});
+    return new PolyphonSynth(instance.exports, sampleRate);
+  }
+
+  constructor(exports, sampleRate) {
+    this.exports = exports;
+    this.sampleRate = sampleRate;
+    this.handle = -1;
+    this.frames = 0;
+    this.left = 0;
+    this.right = 0;
+    this.message = exports.polyphon_alloc(256);
+  }
+
+  /** Plays `bytes`, a SoundFont 2 bank, from now on (the previous bank is freed). */
+  loadSoundFont(bytes) {
+    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+    const e = this.exports;
+    const pointer = e.polyphon_alloc(data.length);
+    if (!pointer) throw new RangeError(`no memory for a ${data.length}-byte bank`);
+    new Uint8Array(e.memory.buffer, pointer, data.length).set(data);
+    const handle = e.polyphon_create(this.sampleRate, pointer, data.length);
+    e.polyphon_free(pointer);
+    if (handle < 0) throw new Error(handle === -1 ? "not a SoundFont 2 bank" : "the synthesizer could not be created");
+    if (this.handle >= 0) e.polyphon_destroy(this.handle);
+    this.handle = handle;
+  }
+
+  /** One MIDI message (channel message or SysEx) at `frameOffset` frames into the next render. */
+  send(midiBytes, frameOffset = 0) {
+    this.#requireBank();
+    const e = this.exports;
+    const bytes = midiBytes instanceof Uint8Array ? midiBytes : Uint8Array.from(midiBytes);
+    let pointer = this.message;
+    if (bytes.length > 256) pointer = e.polyphon_alloc(bytes.length);
+    new Uint8Array(e.memory.buffer, pointer, bytes.length).set(bytes);
+    const status = e.polyphon_send(this.handle, pointer, bytes.length, frameOffset | 0);
+    if (pointer !== this.message) e.polyphon_free(pointer);
+    if (status !== 0) throw new TypeError(`not a MIDI message the synthesizer takes: ${Array.from(bytes)}`);
+  }
+
+  /** Fills `left` and `right` (Float32Arrays of one length) with the next frames. */
+  render(left, right) {
+    this.#requireBank();
+    if (left.length !== right.length) throw new RangeError("left and right must have the same length");
+    const e = this.exports;
+    const frames = left.length;
+    if (frames > this.frames) {
+      if (this.frames) { e.polyphon_free(this.left); e.polyphon_free(this.right); }
+      this.left = e.polyphon_alloc(4 * frames);
+      this.right = e.polyphon_alloc(4 * frames);
+      this.frames = frames;
+    }
+    e.polyphon_render(this.handle, this.left, this.right, frames);
+    // Views are made after rendering: memory may have grown, which detaches older ones.
+    left.set(new Float32Array(e.memory.buffer, this.left, frames));
+    right.set(new Float32Array(e.memory.buffer, this.right, frames));
+  }
+
+  /** Voices sounding now. */
+  get activeVoices() {
+    return this.handle >= 0 ? this.exports.polyphon_active_voices(this.handle) : 0;
+  }
+
+  /** Every voice stops; every channel returns to its defaults. */
+  reset() {
+    if (this.handle >= 0) this.exports.polyphon_reset(this.handle);
+  }
+
+  /** Frees the synthesizer and its memory; the object is unusable afterwards. */
+  dispose() {
+    const e = this.exports;
+    if (this.handle >= 0) e.polyphon_destroy(this.handle);
+    if (this.frames) { e.polyphon_free(this.left); e.polyphon_free(this.right); }
+    e.polyphon_free(this.message);
+    this.handle = -1;
+    this.frames = 0;
+  }
+
+  #requireBank() {
+    if (this.handle < 0) throw new Error("load a SoundFont first (loadSoundFont)");
+  }
+}
