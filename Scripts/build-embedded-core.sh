@@ -6,14 +6,14 @@
 # regress (Foundation, untyped throws, key paths and existentials of non-class protocols are
 # not available in Embedded Swift).
 #
-#   Scripts/build-embedded-core.sh [OUTDIR]
+#   Scripts/build-embedded-core.sh [OUTDIR]     # EMBEDDED_SWIFT_FLAGS adds compiler flags
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build-embedded}"
 mkdir -p "$out"
 swiftc="${SWIFTC:-swiftc}"
 flags=(-enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library
-       -Osize -Xfrontend -disable-stack-protector -package-name polyphon -I "$out")
+       -Osize -Xfrontend -disable-stack-protector -package-name polyphon -I "$out" ${EMBEDDED_SWIFT_FLAGS:-})
 for module in PolyphonMIDICore PolyphonSoundFontCore PolyphonSynth; do
     sources=$(find "Sources/$module" -name '*.swift' | sort)
     # shellcheck disable=SC2086

@@ -10,9 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build-wasm}"
 mkdir -p "$out"
-Scripts/build-embedded-core.sh "$out/core" >/dev/null
+# WebAssembly SIMD (simd128) for the engine's vector code; optimised for speed.
+wasm_flags="${POLYPHON_WASM_FLAGS:--O -Xcc -msimd128}"
+EMBEDDED_SWIFT_FLAGS="$wasm_flags" Scripts/build-embedded-core.sh "$out/core" >/dev/null
 toolchain="$(dirname "$(command -v swiftc)")"
-swiftc -enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library -Osize \
+# shellcheck disable=SC2086
+swiftc -enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library $wasm_flags \
     -Xfrontend -disable-stack-protector -package-name polyphon -I "$out/core" -module-name PolyphonWasm \
     -c WebAssembly/PolyphonWasm.swift -o "$out/PolyphonWasm.o"
 "$toolchain/clang" --target=wasm32-unknown-unknown -O2 -nostdlib -ffreestanding -fno-builtin \

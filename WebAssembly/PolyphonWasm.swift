@@ -26,16 +26,25 @@ public func polyphonFree(_ pointer: UnsafeMutableRawPointer?) {
     pointer?.deallocate()
 }
 
+/// `options` bit for ``polyphonCreate(_:_:_:_:)``: no reverb.
+let optionNoReverb: Int32 = 1
+/// `options` bit: no chorus.
+let optionNoChorus: Int32 = 2
+
 /// A synthesizer at `sampleRate` playing the SF2 bank whose `count` bytes lie at `bytes`
-/// (copied; the caller may free them). Default settings as `polyphon render`: gain 0.2,
-/// cubic interpolation, reverb and chorus on, 256 voices. Returns a handle ≥ 0, or −1 when
-/// the bytes are not a SoundFont 2 bank, −2 when the synthesizer cannot be made.
+/// (copied; the caller may free them). Settings as `polyphon render`: gain 0.2, cubic
+/// interpolation, 256 voices, reverb and chorus on unless `options` turns them off (bit 1: no
+/// reverb, bit 2: no chorus). Returns a handle ≥ 0, or −1 when the bytes are not a SoundFont 2
+/// bank, −2 when the synthesizer cannot be made.
 @_cdecl("polyphon_create")
-public func polyphonCreate(_ sampleRate: Double, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+public func polyphonCreate(_ sampleRate: Double, _ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ options: Int32) -> Int32 {
     guard let bytes, count > 0 else { return -1 }
     let data = Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
     guard let bank = try? SoundFont(bytes: data, name: "bank.sf2", sampleDecoder: nil) else { return -1 }
-    guard let synth = try? Synthesizer(soundBank: bank, sampleRate: sampleRate) else { return -2 }
+    var configuration = SynthesizerConfiguration()
+    configuration.reverbEnabled = options & optionNoReverb == 0
+    configuration.chorusEnabled = options & optionNoChorus == 0
+    guard let synth = try? Synthesizer(soundBank: bank, sampleRate: sampleRate, configuration: configuration) else { return -2 }
     if let free = synthesizers.firstIndex(where: { $0 == nil }) {
         synthesizers[free] = synth
         return Int32(free)

@@ -8,19 +8,20 @@
 //   synth.activeVoices; synth.reset(); synth.dispose();
 //
 // Settings are those of `polyphon render`: gain 0.2 (FluidSynth's level), cubic interpolation,
-// reverb and chorus on, 256 voices.
+// 256 voices, reverb and chorus on (`create({..., reverb: false, chorus: false})` turns them off).
 export class PolyphonSynth {
-  /** @param {{module: WebAssembly.Module | BufferSource, sampleRate: number}} options */
-  static async create({ module, sampleRate }) {
+  /** @param {{module: WebAssembly.Module | BufferSource, sampleRate: number, reverb?: boolean, chorus?: boolean}} options */
+  static async create({ module, sampleRate, reverb = true, chorus = true }) {
     if (!(sampleRate > 0)) throw new RangeError("sampleRate must be a positive number");
     const compiled = module instanceof WebAssembly.Module ? module : await WebAssembly.compile(module);
     const instance = await WebAssembly.instantiate(compiled, {});
-    return new PolyphonSynth(instance.exports, sampleRate);
+    return new PolyphonSynth(instance.exports, sampleRate, (reverb ? 0 : 1) | (chorus ? 0 : 2));
   }
 
-  constructor(exports, sampleRate) {
+  constructor(exports, sampleRate, options = 0) {
     this.exports = exports;
     this.sampleRate = sampleRate;
+    this.options = options;
     this.handle = -1;
     this.frames = 0;
     this.left = 0;
@@ -35,7 +36,7 @@ export class PolyphonSynth {
     const pointer = e.polyphon_alloc(data.length);
     if (!pointer) throw new RangeError(`no memory for a ${data.length}-byte bank`);
     new Uint8Array(e.memory.buffer, pointer, data.length).set(data);
-    const handle = e.polyphon_create(this.sampleRate, pointer, data.length);
+    const handle = e.polyphon_create(this.sampleRate, pointer, data.length, this.options);
     e.polyphon_free(pointer);
     if (handle < 0) throw new Error(handle === -1 ? "not a SoundFont 2 bank" : "the synthesizer could not be created");
     if (this.handle >= 0) e.polyphon_destroy(this.handle);
