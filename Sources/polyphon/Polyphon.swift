@@ -39,6 +39,10 @@ struct Polyphon: ParsableCommand {
             fail(error.description)
         } catch let error as SampleBankError {
             fail(error.description)
+        } catch let error as SampleDecodingError {
+            fail(error.description)
+        } catch let error as ExportBankError {
+            fail(error.description)
         } catch let error as DurationLimitError {
             fail(error.description)
         } catch let error as ConvertError {
