@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PolyphonSoundFont
+import PolyphonMIDI
 @testable import PolyphonSynth
 
 /// The engine compiled to WebAssembly (Scripts/build-wasm.sh) against the native engine: the
@@ -171,6 +172,42 @@ import PolyphonSoundFont
         #expect(nativeLevel > -40)
         let d = Self.difference(browser, left + right)
         print("Chromium vs native: \(d.differing) samples differ, worst \(d.decibels) dBFS")
+        #expect(d.decibels < -120)
+    }
+
+    /// A real bank's preset subsets on a song excerpt: the first 8 s of a planetblupi song on
+    /// the FluidR3_GM presets it uses, one subset holding them all, in Node and natively.
+    @Test(.enabled(if: RealFiles.isCI || (nodeAvailable && FileManager.default.fileExists(atPath: RealFiles.fluidR3)
+                                          && FileManager.default.fileExists(atPath: "/usr/share/planetblupi/music/music004.mid"))))
+    func aSongExcerptOnRealPresetSubsetsMatchesNative() throws {
+        let full = try SoundFont(contentsOf: RealFiles.fluidR3)
+        let song = try MIDIFile(contentsOfFile: "/usr/share/planetblupi/music/music004.mid")
+        var events: [(frame: Int, bytes: [UInt8])] = []
+        var presets = Set<Int>()
+        var programs = [UInt8](repeating: 0, count: 16)
+        func use(_ channel: UInt8) {
+            let bank: UInt16 = channel == 9 ? 128 : 0
+            let program = UInt16(programs[Int(channel)])
+            if let i = full.presets.firstIndex(where: { $0.bank == bank && $0.program == program })
+                ?? full.presets.firstIndex(where: { $0.bank == bank && $0.program == 0 }) { presets.insert(i) }
+        }
+        for e in song.timedEvents() where e.seconds < 8 {
+            let frame = Int((e.seconds * 44_100).rounded())
+            switch e.message {
+            case .noteOn(let c, let k, let v): use(c); events.append((frame, [0x90 | c, k, v]))
+            case .noteOff(let c, let k, let v): events.append((frame, [0x80 | c, k, v]))
+            case .controlChange(let c, let n, let v): events.append((frame, [0xB0 | c, n, v]))
+            case .programChange(let c, let p): programs[Int(c)] = p; events.append((frame, [0xC0 | c, p]))
+            case .pitchBend(let c, let v): events.append((frame, [0xE0 | c, UInt8(v & 0x7F), UInt8(v >> 7)]))
+            default: break
+            }
+        }
+        #expect(presets.count >= 2)
+        let subset = try full.subset(presetIndexes: presets.sorted())
+        let (wasm, native) = try Self.render(Scenario(bank: subset, events: events, frames: 9 * 44_100, block: 128))
+        #expect((native.map(abs).max() ?? 0) > 0.05)
+        let d = Self.difference(wasm, native)
+        print("music004 excerpt on \(presets.count) FluidR3 presets: \(d.differing) of \(native.count) samples differ, worst \(d.decibels) dBFS")
         #expect(d.decibels < -120)
     }
 }
