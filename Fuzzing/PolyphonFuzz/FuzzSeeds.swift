@@ -123,7 +123,34 @@ enum FuzzSeeds {
         rich.addPreset("Kit", bank: 128, program: 0, globalZone: Zone(generators: [Generator(.coarseTune, 2)]),
                        zones: [Zone(generators: [range(.keyRange, 35, 81), Generator(.instrument, Int16(stereo))])])
         out.append(("rich-24bit-stereo.sf2", rich.build().serialized()))
+        if let sf3 = sf3Seed(sine) { out.append(("vorbis.sf3", sf3)) }
         return out
+    }
+
+    /// An SF3 bank: one Ogg Vorbis sample (encoded through libsndfile when it is installed)
+    /// played by one preset, so the fuzzer reaches the decoder.
+    static func sf3Seed(_ pcm: [Int16]) -> [UInt8]? {
+        let path = NSTemporaryDirectory() + "polyphon-fuzz-seed-\(getpid()).ogg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let writer = try? makeAudioFileWriter(path: path, format: .ogg, channelCount: 1, sampleRate: 22_050) else {
+            return nil
+        }
+        let long = (0..<8).flatMap { _ in pcm }.map { Float($0) / 32768 }
+        guard (try? writer.write(planar: [long])) != nil, (try? writer.close()) != nil,
+              let ogg = FileManager.default.contents(atPath: path) else { return nil }
+        var bytes = Array(ogg)
+        if bytes.count % 2 == 1 { bytes.append(0) }
+        let words = stride(from: 0, to: bytes.count, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        let header = SampleHeader(name: "vorbis", start: 0, end: UInt32(ogg.count), loopStart: 100, loopEnd: 1_500,
+                                  sampleRate: 22_050, originalPitch: 60,
+                                  sampleType: SampleType(rawValue: SampleType.mono.rawValue | SampleType.vorbisFlag))
+        let instrument = Instrument(name: "Vorbis", zones: [Zone(generators: [Generator(.sampleModes, 1), Generator(.sampleID, 0)])])
+        let preset = Preset(name: "Vorbis", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)])])
+        var info = SoundFontInfo()
+        info.versionMajor = 3
+        info.versionMinor = 1
+        return SoundFont(info: info, presets: [preset], instruments: [instrument], samples: [header],
+                         sampleData: SampleData(copying: words)).serialized()
     }
 
     // MARK: DLS
