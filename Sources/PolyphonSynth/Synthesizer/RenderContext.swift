@@ -11,4 +11,15 @@ struct RenderContext {
     let tables: InterpolationTables
     /// sin ω and 1 − cos ω of filter cutoffs at this output rate.
     let cutoffTable: CutoffTable
+    /// Frames a voice plays before a release may begin (``SynthesizerConfiguration/minimumNoteLength``
+    /// in whole control periods; 0: none).
+    let minimumNoteFrames: Int
+
+    /// `seconds` at `rate` as FluidSynth counts it (whole frames), rounded up to whole control periods.
+    static func minimumNoteFrames(seconds: Double, rate: Double) -> Int {
+        guard seconds > 0, seconds.isFinite else { return 0 }
+        let frames = Int(min(seconds * rate, 1e9))
+        let period = Voice.controlPeriod
+        return (frames + period - 1) / period * period
+    }
 }

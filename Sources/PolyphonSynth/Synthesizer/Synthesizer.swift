@@ -81,7 +81,9 @@ public final class Synthesizer {
                                 outputGain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
                                 velocityToFilter: configuration.velocityToFilter,
                                 interpolation: configuration.interpolation, tables: InterpolationTables.shared,
-                                cutoffTable: CutoffTable.make(sampleRate: sampleRate))
+                                cutoffTable: CutoffTable.make(sampleRate: sampleRate),
+                                minimumNoteFrames: RenderContext.minimumNoteFrames(seconds: configuration.minimumNoteLength,
+                                                                                   rate: sampleRate))
 
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)
@@ -326,6 +328,10 @@ public final class Synthesizer {
                 if let next = queue.nextFrame {
                     n = min(n, Int(max(1, next - framesRendered)))
                 }
+                // A release held back by the minimum note length begins on its own frame.
+                if voicePool.nextDeferredRelease != .max {
+                    n = min(n, Int(max(1, voicePool.nextDeferredRelease - framesRendered)))
+                }
                 renderChunk(n)
                 deliver(done, n)
                 done += n
@@ -372,10 +378,14 @@ public final class Synthesizer {
     // MARK: - Dispatch
 
     private func dispatchDueEvents() {
+        voicePool.now = framesRendered
         while let f = queue.nextFrame, f <= framesRendered, let e = queue.pop() {
             dispatch(e.kind)
         }
         queue.compactIfDrained()
+        // After the frame's events, as FluidSynth checks held-back releases after its block's
+        // events: a pedal pressed on this frame still catches the note.
+        if voicePool.nextDeferredRelease <= framesRendered { voicePool.beginDeferredReleases(channels, context) }
     }
 
     private func dispatch(_ kind: ScheduledEvent.Kind) {

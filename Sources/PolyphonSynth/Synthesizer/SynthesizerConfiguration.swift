@@ -72,6 +72,12 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// note-on names (`outputBus:`), e.g. one per track for track stems. Overrides
     /// ``channelOutputs`` when set.
     public var outputBusCount: Int? = nil
+    /// The shortest a note sounds before its release begins, in seconds (FluidSynth's
+    /// `synth.min-note-length`, 10 ms by default; 0 turns it off). Drum tracks hold notes for
+    /// 1–3 ms, which the SoundFont rules alone would release before their attack is heard. Applied
+    /// per voice, from the voice's start, in whole control periods as FluidSynth's 64-frame
+    /// blocks do: at 44.1 kHz a note released earlier releases 448 frames after it started.
+    public var minimumNoteLength: Double = 0.010
     /// Capacity of the queue of events scheduled into the next render call.
     public var eventQueueCapacity: Int = 8192
 

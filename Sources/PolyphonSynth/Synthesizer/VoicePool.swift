@@ -14,6 +14,10 @@ final class VoicePool {
     private var nextSerial: UInt64 = 0
     private let stealing: VoiceStealing
     private let sampleRate: Double
+    /// The frame being dispatched (set by the synthesizer before each frame's events).
+    var now: Int64 = 0
+    /// The earliest frame a release held back by the minimum note length begins (`.max`: none).
+    private(set) var nextDeferredRelease: Int64 = .max
 
     init(capacity: Int, stealing: VoiceStealing, sampleRate: Double) {
         self.capacity = capacity
@@ -99,11 +103,43 @@ final class VoicePool {
 
     // MARK: - What channels ask of their voices
 
+    /// Releases `v` now, or at the frame it has played the minimum note length.
+    @inline(__always)
+    private func release(_ v: inout Voice, _ context: RenderContext) {
+        v.release(now: now, context)
+        if v.note.deferredReleaseFrame != 0 { nextDeferredRelease = min(nextDeferredRelease, v.note.deferredReleaseFrame) }
+    }
+
+    /// The key went up on `v`.
+    @inline(__always)
+    private func noteOff(_ v: inout Voice, _ channel: Channel, _ context: RenderContext) {
+        v.noteOff(channel, now: now, context)
+        if v.note.deferredReleaseFrame != 0 { nextDeferredRelease = min(nextDeferredRelease, v.note.deferredReleaseFrame) }
+    }
+
+    /// Begins the releases held back until now. The pedals are asked again, as FluidSynth does
+    /// when the held-back note-off comes due: a sustain pedal pressed meanwhile holds the note.
+    func beginDeferredReleases(_ channels: [Channel], _ context: RenderContext) {
+        var next = Int64.max
+        forEachActive { v in
+            let due = v.note.deferredReleaseFrame
+            guard due != 0 else { return }
+            guard due <= now else { next = min(next, due); return }
+            v.note.deferredReleaseFrame = 0
+            if v.note.channel < channels.count && channels[v.note.channel].sustain {
+                v.note.isSustained = true
+            } else {
+                v.release(context)
+            }
+        }
+        nextDeferredRelease = next
+    }
+
     /// A key struck again, or a new note in mono mode: voices of `key` (every key when nil) on
     /// the channel release — except those started at this very frame.
     func releaseForNewNote(on channel: Int, key: Int?, now: Int64, _ context: RenderContext) {
         forEachActive(onChannel: channel) { v in
-            if (key == nil || v.note.key == key) && v.note.startFrame != now { v.release(context) }
+            if (key == nil || v.note.key == key) && v.note.startFrame != now { release(&v, context) }
         }
     }
 
@@ -118,14 +154,14 @@ final class VoicePool {
     /// The key went up.
     func noteOff(_ channel: Channel, key: Int, _ context: RenderContext) {
         forEachActive(onChannel: channel.index) { v in
-            if v.note.key == key { v.noteOff(channel, context) }
+            if v.note.key == key { noteOff(&v, channel, context) }
         }
     }
 
     /// Every key on the channel goes up (pedals respected), or every voice releases.
     func releaseAll(_ channel: Channel, respectingPedals: Bool, _ context: RenderContext) {
         forEachActive(onChannel: channel.index) { v in
-            if respectingPedals { v.noteOff(channel, context) } else { v.release(context) }
+            if respectingPedals { noteOff(&v, channel, context) } else { release(&v, context) }
         }
     }
 
@@ -138,7 +174,7 @@ final class VoicePool {
             forEachActive(onChannel: channel.index) { v in
                 guard v.note.isSustained else { return }
                 v.note.isSustained = false
-                if !v.note.isSostenutoHeld { v.release(context) }
+                if !v.note.isSostenutoHeld { release(&v, context) }
             }
         case .holdWithSostenuto:
             forEachActive(onChannel: channel.index) { v in
@@ -148,14 +184,14 @@ final class VoicePool {
             forEachActive(onChannel: channel.index) { v in
                 guard v.note.isSostenutoHeld else { return }
                 v.note.isSostenutoHeld = false
-                if v.note.isKeyReleased && !channel.sustain { v.release(context) }
+                if v.note.isKeyReleased && !channel.sustain { release(&v, context) }
                 else if v.note.isKeyReleased { v.note.isSustained = true }
             }
         case .soundOff:
             forEachActive(onChannel: channel.index) { v in v.kill() }
         case .releasePedalHeld:
             forEachActive(onChannel: channel.index) { v in
-                if v.note.isSustained || v.note.isSostenutoHeld { v.release(context) }
+                if v.note.isSustained || v.note.isSostenutoHeld { release(&v, context) }
             }
         case .notesOff:
             releaseAll(channel, respectingPedals: true, context)

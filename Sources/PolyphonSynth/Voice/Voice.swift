@@ -46,6 +46,8 @@ struct Voice {
         var isSustained = false
         /// Held by the sostenuto pedal (key was down when it was pressed).
         var isSostenutoHeld = false
+        /// The frame a release held back by the minimum note length begins (0: none).
+        var deferredReleaseFrame: Int64 = 0
     }
 
     var isActive = false
@@ -118,18 +120,35 @@ struct Voice {
         modulators = []
     }
 
-    /// The key went up: release unless a pedal holds the note.
-    mutating func noteOff(_ ch: Channel, _ context: RenderContext) {
+    /// The key went up at frame `now`: release unless a pedal holds the note.
+    mutating func noteOff(_ ch: Channel, now: Int64, _ context: RenderContext) {
         guard isActive, !note.isKeyReleased else { return }
         note.isKeyReleased = true
         if ch.sustain { note.isSustained = true; return }
         if note.isSostenutoHeld { return }
+        release(now: now, context)
+    }
+
+    /// Releases at frame `now` — or, when the voice has played less than the minimum note
+    /// length, at the frame it reaches it (``Note/deferredReleaseFrame``; the voice pool begins
+    /// it then, ``VoicePool/beginDeferredReleases(_:_:)``).
+    mutating func release(now: Int64, _ context: RenderContext) {
+        guard isActive, !isReleased else { return }
+        let due = note.startFrame + Int64(context.minimumNoteFrames)
+        if now < due {
+            note.isKeyReleased = true
+            note.isSustained = false
+            note.isSostenutoHeld = false
+            note.deferredReleaseFrame = due
+            return
+        }
         release(context)
     }
 
     /// Enters the release stage of both envelopes now.
     mutating func release(_ context: RenderContext) {
         guard isActive else { return }
+        note.deferredReleaseFrame = 0
         note.isKeyReleased = true
         note.isSustained = false
         note.isSostenutoHeld = false
@@ -142,9 +161,10 @@ struct Voice {
         restartControlPeriod()
     }
 
-    /// Exclusive class cut: a very fast release (FluidSynth: −2000 tc).
+    /// Exclusive class cut: a very fast release (FluidSynth: −2000 tc), never held back.
     mutating func quickRelease(_ context: RenderContext) {
         guard isActive else { return }
+        note.deferredReleaseFrame = 0
         generators[Int(GeneratorType.releaseVolEnv.rawValue)] = -2000
         generators[Int(GeneratorType.releaseModEnv.rawValue)] = -2000
         modulation[Int(GeneratorType.releaseVolEnv.rawValue)] = 0
