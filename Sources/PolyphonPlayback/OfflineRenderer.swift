@@ -90,8 +90,13 @@ public final class OfflineRenderer {
             if frame < lastFrame || next < events.count {
                 n = Int(min(Int64(block), max(1, lastFrame - frame)))
             } else {
+                if tailStart == nil {
+                    tailStart = frame
+                    // Pedals still down release their notes (FluidSynth's player); with nothing
+                    // sounding there is nothing to release, and the render ends as before.
+                    if options.liftPedalsAtEnd && !synth.isIdle { synth.liftPedals() }
+                }
                 let start = tailStart ?? frame
-                tailStart = start
                 let elapsed = frame - start, lead = start - lastFrame
                 if tail.isOver(elapsed: elapsed, lead: lead, silent: { synth.isIdle && synth.effectsAreSilent }) { break }
                 n = tail.nextStep(elapsed: elapsed, lead: lead, limit: block)

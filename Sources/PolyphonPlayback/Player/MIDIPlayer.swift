@@ -77,6 +77,7 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     let pendingTimeline = ManagedAtomic<UnsafeMutableRawPointer?>(nil)
     let renderGeneration = ManagedAtomic<Int>(0)
+    let liftsPedalsAtEndFlag = ManagedAtomic<Bool>(true)
     let appliedCommandSerial = ManagedAtomic<Int>(0)
     let positionBits = ManagedAtomic<UInt64>(0)
     let playingFlag = ManagedAtomic<Bool>(false)
@@ -309,6 +310,14 @@ public final class MIDIPlayer: @unchecked Sendable {
             loopValue = newValue
             send(.loop(newValue))
         }
+    }
+
+    /// Whether the sustain and sostenuto pedals still down when the song ends are lifted so the
+    /// notes they hold ring out (default true, as FluidSynth's player and the offline renderer
+    /// do); false keeps them down, so those notes ring until they die or the tail's limit.
+    public var liftsPedalsAtEnd: Bool {
+        get { liftsPedalsAtEndFlag.load(ordering: .relaxed) }
+        set { liftsPedalsAtEndFlag.store(newValue, ordering: .relaxed) }
     }
 
     /// The longest the tail after the last event may ring, in seconds (default 10, as the

@@ -90,6 +90,8 @@ extension MIDIPlayer {
     /// The song is over: from here on only its tail renders.
     private func enterTail() {
         releaseAllNotes()
+        // Pedals still down release their notes, as the offline renderer does.
+        if liftsPedalsAtEndFlag.load(ordering: .relaxed) && !synthesizer.isIdle { synthesizer.liftPedals() }
         renderState = .tail
         tailFrames = 0
         _ = completeIfTailEnded()

@@ -13,6 +13,8 @@ struct ScheduledEvent {
         case systemExclusive(start: Int32, length: Int32)
         /// Every channel's keys go up (pedals ignored), every voice stops, everything resets.
         case allNotesOff, allSoundOff, reset
+        /// Sustain and sostenuto pedals that are down go up.
+        case liftPedals
     }
 
     /// Absolute frame (frames rendered since the synthesizer was created).

@@ -209,6 +209,13 @@ public final class Synthesizer {
         schedule(.systemExclusive(start: start, length: length), atFrame: offset)
     }
 
+    /// Lifts the sustain and sostenuto pedals on every channel where they are down (as CC64 and
+    /// CC66 with value 0 there), so the notes they hold release — what FluidSynth's player does
+    /// when a song ends. Channels whose pedals are up are left alone.
+    public func liftPedals(atFrame offset: Int = 0) {
+        schedule(.liftPedals, atFrame: offset)
+    }
+
     /// Releases every note on every channel (as CC123 on all channels, pedals ignored).
     public func allNotesOff(atFrame offset: Int = 0) {
         schedule(.allNotesOff, atFrame: offset)
@@ -422,6 +429,14 @@ public final class Synthesizer {
             if let message { apply(message) }
         case .allNotesOff:
             for ch in channels { voicePool.releaseAll(ch, respectingPedals: false, context) }
+        case .liftPedals:
+            for ch in channels {
+                for pedal in stride(from: 64, through: 66, by: 2) where ch.controllers[pedal] >= 64 {
+                    let command = ch.controlChange(pedal, value: 0, bankSelectMode: bankSelectMode)
+                    voicePool.apply(command, on: ch, context)
+                    voicePool.channelChanged(ch, context)
+                }
+            }
         case .allSoundOff:
             voicePool.killAll()
             renderer.clearSharedFilters()
