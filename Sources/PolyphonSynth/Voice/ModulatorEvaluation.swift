@@ -113,10 +113,18 @@ enum ModulatorEvaluation {
             let v2 = m.amountSource.rawValue == 0 ? 1 : value(of: m.amountSource, in: context)
             var v = Float(m.amount) * v1 * v2
             if m.transform == 2 { v = abs(v) }
+            // RPN 5 (GM2 modulation depth range) sets the mod wheel's vibrato depth: the wheel's
+            // vibrato modulators scale from the default modulator's 50 cents to the range.
+            if dest == vibratoDestination && m.source.isCC && m.source.index == 1 {
+                let range = context.channel.modulationDepthRange
+                if range != 50 { v *= range / 50 }
+            }
             out[dest] += v
         }
         return out
     }
+
+    private static let vibratoDestination = Int(GeneratorType.vibLfoToPitch.rawValue)
 
     /// True when any of the modulators reads this controller (so a CC change must update them).
     static func dependsOnController(_ modulators: [Modulator], _ cc: Int) -> Bool {
