@@ -1,4 +1,5 @@
 import PolyphonMIDI
+import PolyphonSoundFont
 import PolyphonSynth
 
 /// A MIDI file's events that a synthesizer hears, each stamped with its output frame.
@@ -59,5 +60,39 @@ public struct MIDISchedule: Sendable {
     @inline(__always)
     public static func send(_ e: Event, to synth: Synthesizer, atFrame offset: Int, outputBus: Int = 0) {
         synth.send(e.message, port: e.port, outputBus: outputBus, atFrame: offset)
+    }
+}
+
+extension MIDISchedule {
+    /// The presets of `bank` the schedule's notes play — each channel's bank select (CC0) and
+    /// program at its note-ons, channel 10 on the drum kits (bank 128) — with the fallbacks a
+    /// synthesizer takes when one is missing (the program in bank 0, kit 0). Meant for decoding
+    /// an SF3 bank's samples before rendering; a preset chosen some other way (SysEx, NRPN) is
+    /// still decoded on first use.
+    public func presetsPlayed(in bank: SoundFont) -> [Int] {
+        let channelCount = 16 * portCount
+        var bankSelect = [UInt16](repeating: 0, count: channelCount)
+        var program = [UInt16](repeating: 0, count: channelCount)
+        var played = Set<UInt32>()
+        for e in events {
+            switch e.message {
+            case .controlChange(let c, 0, let value): bankSelect[e.port * 16 + Int(c)] = UInt16(value)
+            case .programChange(let c, let p): program[e.port * 16 + Int(c)] = UInt16(p)
+            case .noteOn(let c, _, let velocity) where velocity > 0:
+                let i = e.port * 16 + Int(c)
+                played.insert(UInt32(c == 9 ? 128 : bankSelect[i]) << 16 | UInt32(program[i]))
+            default: break
+            }
+        }
+        var indexes = Set<Int>()
+        for key in played {
+            let b = UInt16(key >> 16), p = UInt16(key & 0xFFFF)
+            let fallbackBank: UInt16 = b == 128 ? 128 : 0
+            let fallbackProgram: UInt16 = b == 128 ? 0 : p
+            let exact = bank.presets.firstIndex { $0.bank == b && $0.program == p }
+            let fallback = bank.presets.firstIndex { $0.bank == fallbackBank && $0.program == fallbackProgram }
+            if let i = exact ?? fallback { indexes.insert(i) }
+        }
+        return indexes.sorted()
     }
 }

@@ -36,6 +36,10 @@ public final class OfflineRenderer {
                        progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
         var config = options.synthesizer
         config.channelCount = max(config.channelCount, 16 * schedule.portCount)
+        // An SF3 bank's samples are decoded now, on every core, not on the render thread.
+        if soundBank.sampleData.decoder != nil {
+            _ = try? soundBank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: soundBank))
+        }
         let synth = try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)
         let block = max(64, options.blockSize)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: block)

@@ -33,6 +33,9 @@ extension OfflineRenderer {
                             mix: Sink? = nil, progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
         try options.maxDuration.check(file, leadIn: options.leadIn)
         let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        if soundBank.sampleData.decoder != nil {
+            _ = try? soundBank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: soundBank))
+        }
         var config = options.synthesizer
         config.channelCount = max(config.channelCount, 16 * schedule.portCount)
         let block = max(64, options.blockSize)

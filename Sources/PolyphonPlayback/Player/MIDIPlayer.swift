@@ -72,6 +72,8 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// Guards the control-side state, so any thread may call the control API (the render thread
     /// never takes it).
     private let controlLock = NSRecursiveLock()
+    /// The song changed since its SF3 samples were last decoded ahead (``prepareToPlay()``).
+    private var samplesNeedPreloading = true
 
     // MARK: Shared between the threads (lock-free)
 
@@ -177,6 +179,7 @@ public final class MIDIPlayer: @unchecked Sendable {
             controlLock.lock(); defer { controlLock.unlock() }
             songValue = newValue
             timelineIsStale = true
+            samplesNeedPreloading = true
             if isPlaying || isPaused { publishTimeline() }
         }
     }
@@ -186,15 +189,26 @@ public final class MIDIPlayer: @unchecked Sendable {
         controlLock.lock(); defer { controlLock.unlock() }
         body(&songValue)
         timelineIsStale = true
+        samplesNeedPreloading = true
         if isPlaying || isPaused { publishTimeline() }
     }
 
     /// Gets the song ready to play: builds its timeline (event frames, beat grid) and hands it
     /// to the render side, so that ``play(completion:)`` starts at once. The synthesizer
-    /// resolved every preset of the bank when the player was created.
+    /// resolved every preset of the bank when the player was created; an SF3 bank's samples for
+    /// the presets the song plays are decoded here, on every core, not on the render thread.
     public func prepareToPlay() {
         controlLock.lock(); defer { controlLock.unlock() }
         if timelineIsStale { publishTimeline() }
+        if samplesNeedPreloading {
+            samplesNeedPreloading = false
+            let bank = synthesizer.soundBank
+            if bank.sampleData.decoder != nil {
+                let file = songValue.midiFile(ticksPerQuarterNote: songValue.ticksPerQuarterNote)
+                let schedule = MIDISchedule(file: file, sampleRate: synthesizer.sampleRate)
+                _ = try? bank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: bank))
+            }
+        }
         releaseRetiredObjects()
     }
 
