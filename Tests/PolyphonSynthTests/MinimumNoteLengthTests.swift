@@ -67,14 +67,14 @@ import PolyphonSoundFont
         #expect(Self.level(tail) > -40)
     }
 
-    /// The held-back release asks the pedals again: a sustain pedal pressed in between holds the
-    /// note, as FluidSynth's does.
-    @Test func aPedalPressedMeanwhileHoldsTheNote() throws {
-        let pedalled = try Self.render([(0, "on", 69), (20, "off", 69), (200, "pedal", 0)], frames: 20_000)
+    /// The note-off was decided when it came: a sustain pedal pressed before the held-back
+    /// release begins does not catch the note (FluidSynth 2.6 releases it unconditionally),
+    /// while one pressed before the note-off does.
+    @Test func aPedalPressedAfterTheNoteOffDoesNotHoldIt() throws {
+        let late = try Self.render([(0, "on", 69), (20, "off", 69), (200, "pedal", 0)], frames: 20_000)
+        #expect(Self.level(Array(late[15_000..<20_000])) < -80)
+        let early = try Self.render([(0, "on", 69), (10, "pedal", 0), (20, "off", 69)], frames: 20_000)
         let held = try Self.render([(0, "on", 69)], frames: 20_000)
-        #expect(abs(Self.level(Array(pedalled[15_000..<20_000])) - Self.level(Array(held[15_000..<20_000]))) < 0.01)
-        // …and lifting it releases the note.
-        let lifted = try Self.render([(0, "on", 69), (20, "off", 69), (200, "pedal", 0), (2_000, "lift", 0)], frames: 20_000)
-        #expect(Self.level(Array(lifted[15_000..<20_000])) < -80)
+        #expect(abs(Self.level(Array(early[15_000..<20_000])) - Self.level(Array(held[15_000..<20_000]))) < 0.01)
     }
 }

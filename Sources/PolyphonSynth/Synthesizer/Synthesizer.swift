@@ -390,9 +390,8 @@ public final class Synthesizer {
             dispatch(e.kind)
         }
         queue.compactIfDrained()
-        // After the frame's events, as FluidSynth checks held-back releases after its block's
-        // events: a pedal pressed on this frame still catches the note.
-        if voicePool.nextDeferredRelease <= framesRendered { voicePool.beginDeferredReleases(channels, context) }
+        // After the frame's events, as FluidSynth checks held-back releases after its block's events.
+        if voicePool.nextDeferredRelease <= framesRendered { voicePool.beginDeferredReleases(context) }
     }
 
     private func dispatch(_ kind: ScheduledEvent.Kind) {
@@ -445,17 +444,17 @@ public final class Synthesizer {
         }
     }
 
-    /// A note-on: the re-struck key and (in mono mode) the channel's other notes release, then
+    /// A note-on: the re-struck key and (in mono mode) the channel's other notes get a note-off (pedals respected), then
     /// every region of the channel's preset that holds the key and velocity starts a voice.
     private func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int) {
         guard let p = ch.presetIndex else { return }
         let now = framesRendered
         // A new note on a key that is still sounding releases the old one (FluidSynth).
-        voicePool.releaseForNewNote(on: ch.index, key: key, now: now, context)
+        voicePool.releaseForNewNote(on: ch, key: key, now: now, context)
         var glideFrom = ch.takePortamentoSource()
         if ch.isMono {
             // Mono mode: the new note replaces whatever the channel was playing.
-            voicePool.releaseForNewNote(on: ch.index, key: nil, now: now, context)
+            voicePool.releaseForNewNote(on: ch, key: nil, now: now, context)
             if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
         }
         ch.lastKey = key

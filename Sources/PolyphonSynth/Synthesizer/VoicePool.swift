@@ -117,29 +117,32 @@ final class VoicePool {
         if v.note.deferredReleaseFrame != 0 { nextDeferredRelease = min(nextDeferredRelease, v.note.deferredReleaseFrame) }
     }
 
-    /// Begins the releases held back until now. The pedals are asked again, as FluidSynth does
-    /// when the held-back note-off comes due: a sustain pedal pressed meanwhile holds the note.
-    func beginDeferredReleases(_ channels: [Channel], _ context: RenderContext) {
+    /// Begins the releases held back until now. The pedals are not asked again: the note-off
+    /// was decided when it came (FluidSynth 2.6 releases the held-back voice unconditionally).
+    func beginDeferredReleases(_ context: RenderContext) {
         var next = Int64.max
         forEachActive { v in
             let due = v.note.deferredReleaseFrame
             guard due != 0 else { return }
             guard due <= now else { next = min(next, due); return }
-            v.note.deferredReleaseFrame = 0
-            if v.note.channel < channels.count && channels[v.note.channel].sustain {
-                v.note.isSustained = true
-            } else {
-                v.release(context)
-            }
+            v.release(context)
         }
         nextDeferredRelease = next
     }
 
     /// A key struck again, or a new note in mono mode: voices of `key` (every key when nil) on
-    /// the channel release — except those started at this very frame.
-    func releaseForNewNote(on channel: Int, key: Int?, now: Int64, _ context: RenderContext) {
-        forEachActive(onChannel: channel) { v in
-            if (key == nil || v.note.key == key) && v.note.startFrame != now { release(&v, context) }
+    /// the channel get a note-off — except those started at this very frame. As in FluidSynth
+    /// since 2.2.2 the pedals are respected: a voice the sustain pedal holds keeps sounding until
+    /// the pedal lifts, one whose key is still down becomes sustained while the pedal is down.
+    func releaseForNewNote(on channel: Channel, key: Int?, now: Int64, _ context: RenderContext) {
+        forEachActive(onChannel: channel.index) { v in
+            guard (key == nil || v.note.key == key) && v.note.startFrame != now else { return }
+            if v.note.isKeyReleased {
+                // Already up: released (or releasing), or held by a pedal that keeps holding it.
+                if !v.note.isSustained && !v.note.isSostenutoHeld { release(&v, context) }
+            } else {
+                noteOff(&v, channel, context)
+            }
         }
     }
 
