@@ -96,9 +96,13 @@ public final class OfflineRenderer {
             } else {
                 if tailStart == nil {
                     tailStart = frame
-                    // Pedals still down release their notes (FluidSynth's player); with nothing
+                    // Pedals still down and keys never let go release their notes, as FluidSynth's
+                    // player does (sustain off, sostenuto off, all notes off); with nothing
                     // sounding there is nothing to release, and the render ends as before.
-                    if options.liftPedalsAtEnd && !synth.isIdle { synth.liftPedals() }
+                    if options.liftPedalsAtEnd && !synth.isIdle {
+                        synth.liftPedals()
+                        synth.allNotesOff()
+                    }
                 }
                 let start = tailStart ?? frame
                 let elapsed = frame - start, lead = start - lastFrame

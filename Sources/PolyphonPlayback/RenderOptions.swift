@@ -14,9 +14,9 @@ public struct RenderOptions: Sendable {
     public var maxDuration = DurationLimit()
     /// Drop silence before the first audible sample.
     public var trimLeadingSilence = false
-    /// When the song is over, lift the sustain and sostenuto pedals still down so the notes they
-    /// hold release and ring out, as FluidSynth's player does (else they ring until they die,
-    /// up to ``maxTail``).
+    /// When the song is over, lift the sustain and sostenuto pedals still down and release notes
+    /// whose note-off never came, so they ring out and stop, as FluidSynth's player does (sustain
+    /// off, sostenuto off, all notes off); else they ring until they die, up to ``maxTail``.
     public var liftPedalsAtEnd = true
     /// Stop at the last event instead of letting notes ring out.
     public var endAtLastEvent = false

@@ -32,6 +32,18 @@ import PolyphonSynth
         #expect(abs(kept.duration - 11) < 0.01, "\(kept.duration) s")
     }
 
+    @Test func notesWithoutANoteOffReleaseToo() throws {
+        // A note-on that never gets its note-off (the end of track comes first).
+        let unended = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: [
+            MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: 69, velocity: 100)),
+            MIDIEvent(tick: 960, message: .meta(.endOfTrack)),
+        ])])
+        let released = try OfflineRenderer(soundBank: Self.bank, options: Self.options(lift: true)).render(unended, into: { _, _, _ in })
+        let ringing = try OfflineRenderer(soundBank: Self.bank, options: Self.options(lift: false)).render(unended, into: { _, _, _ in })
+        #expect(released.duration > 1.2 && released.duration < 2.0, "\(released.duration) s")
+        #expect(abs(ringing.duration - 11) < 0.01)
+    }
+
     @Test func songsWithoutPedalsDownAreUnchanged() throws {
         let plain = Fixtures.song([(channel: 0, key: 69, start: 0, length: 480)])
         var a: [Float] = [], b: [Float] = []

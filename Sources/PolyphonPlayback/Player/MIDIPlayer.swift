@@ -326,9 +326,10 @@ public final class MIDIPlayer: @unchecked Sendable {
         }
     }
 
-    /// Whether the sustain and sostenuto pedals still down when the song ends are lifted so the
-    /// notes they hold ring out (default true, as FluidSynth's player and the offline renderer
-    /// do); false keeps them down, so those notes ring until they die or the tail's limit.
+    /// Whether the sustain and sostenuto pedals still down when the song ends are lifted, and
+    /// every note released, so they ring out and stop (default true, as FluidSynth's player and
+    /// the offline renderer do); false keeps them down, so those notes ring until they die or
+    /// the tail's limit.
     public var liftsPedalsAtEnd: Bool {
         get { liftsPedalsAtEndFlag.load(ordering: .relaxed) }
         set { liftsPedalsAtEndFlag.store(newValue, ordering: .relaxed) }

@@ -91,7 +91,10 @@ extension MIDIPlayer {
     private func enterTail() {
         releaseAllNotes()
         // Pedals still down release their notes, as the offline renderer does.
-        if liftsPedalsAtEndFlag.load(ordering: .relaxed) && !synthesizer.isIdle { synthesizer.liftPedals() }
+        if liftsPedalsAtEndFlag.load(ordering: .relaxed) && !synthesizer.isIdle {
+            synthesizer.liftPedals()
+            synthesizer.allNotesOff()
+        }
         renderState = .tail
         tailFrames = 0
         _ = completeIfTailEnded()
