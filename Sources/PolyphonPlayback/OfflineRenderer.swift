@@ -10,18 +10,23 @@ import PolyphonSynth
 public final class OfflineRenderer {
     public let soundBank: SoundFont
     public let options: RenderOptions
+    /// Stops the render at a block boundary when it fires (``RenderCancelledError``).
+    public let cancellation: RenderCancellation?
 
     /// Receives rendered audio: (left, right, frameCount). The buffers are reused after return.
     public typealias Sink = (UnsafePointer<Float>, UnsafePointer<Float>, Int) throws -> Void
 
-    public init(soundBank: SoundFont, options: RenderOptions = RenderOptions()) {
+    public init(soundBank: SoundFont, options: RenderOptions = RenderOptions(),
+                cancellation: RenderCancellation? = nil) {
         self.soundBank = soundBank
         self.options = options
+        self.cancellation = cancellation
     }
 
     /// Renders `file` into `sink`; returns what was produced.
     /// - Throws: ``DurationLimitError`` before rendering anything when the song lasts longer
-    ///   than ``RenderOptions/maxDuration``; whatever `sink` throws.
+    ///   than ``RenderOptions/maxDuration``; ``RenderCancelledError`` when ``cancellation``
+    ///   fires; whatever `sink` throws.
     @discardableResult
     public func render(_ file: MIDIFile, into sink: Sink,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
@@ -70,11 +75,12 @@ public final class OfflineRenderer {
 
     /// The render loop every output form shares: steps to the next block (or tail step), hands
     /// the events before its end to the synthesizer at their frames (on the output bus
-    /// `outputBus(track)` names), lets `renderBlock(n)` render and deliver the block, and reports
-    /// progress at most every 100 ms. Returns the most voices heard at once and the time taken.
+    /// `outputBus(track)` names), lets `renderBlock(n)` render and deliver the block, checks
+    /// ``cancellation`` before each block, and reports progress at most every 100 ms. Returns the
+    /// most voices heard at once and the time taken.
     func drive(_ schedule: MIDISchedule, synth: Synthesizer, block: Int,
                outputBus: (Int) -> Int = { _ in 0 }, progress: ((RenderProgress) -> Void)?,
-               renderBlock: (Int) throws -> Void) rethrows -> (maxVoices: Int, elapsed: Double) {
+               renderBlock: (Int) throws -> Void) throws -> (maxVoices: Int, elapsed: Double) {
         let started = DispatchTime.now().uptimeNanoseconds
         let lastFrame = schedule.lastEventFrame
         let tail = RenderTail(maximumSeconds: options.maxTail, sampleRate: options.sampleRate)
@@ -110,6 +116,7 @@ public final class OfflineRenderer {
                 n = tail.nextStep(elapsed: elapsed, lead: lead, limit: block)
             }
             n = Int(min(Int64(n), limit - frame))
+            try cancellation?.check(framesRendered: frame, sampleRate: options.sampleRate)
             let end = frame + Int64(n)
             while next < events.count && events[next].frame < end {
                 let e = events[next]
