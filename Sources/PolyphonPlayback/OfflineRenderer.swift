@@ -75,9 +75,9 @@ public final class OfflineRenderer {
 
     /// The render loop every output form shares: steps to the next block (or tail step), hands
     /// the events before its end to the synthesizer at their frames (on the output bus
-    /// `outputBus(track)` names), lets `renderBlock(n)` render and deliver the block, checks
-    /// ``cancellation`` before each block, and reports progress at most every 100 ms. Returns the
-    /// most voices heard at once and the time taken.
+    /// `outputBus(i)` names for `schedule.events[i]`), lets `renderBlock(n)` render and deliver
+    /// the block, checks ``cancellation`` before each block, and reports progress at most every
+    /// 100 ms. Returns the most voices heard at once and the time taken.
     func drive(_ schedule: MIDISchedule, synth: Synthesizer, block: Int,
                outputBus: (Int) -> Int = { _ in 0 }, progress: ((RenderProgress) -> Void)?,
                renderBlock: (Int) throws -> Void) throws -> (maxVoices: Int, elapsed: Double) {
@@ -120,7 +120,7 @@ public final class OfflineRenderer {
             let end = frame + Int64(n)
             while next < events.count && events[next].frame < end {
                 let e = events[next]
-                MIDISchedule.send(e, to: synth, atFrame: Int(max(0, e.frame - frame)), outputBus: outputBus(e.track))
+                MIDISchedule.send(e, to: synth, atFrame: Int(max(0, e.frame - frame)), outputBus: outputBus(next))
                 next += 1
             }
             try renderBlock(n)
