@@ -1,0 +1,124 @@
+import Foundation
+import PolyphonMIDI
+
+/// A note as it sounds in a render: for transcription data sets, where a label a few
+/// milliseconds off teaches a model the wrong thing.
+///
+/// Frames are the render's own: the frame the note-on (or the release) lands on, the lead-in
+/// counted, the same arithmetic the renderer places events with, so a label and the audio agree
+/// to the sample. Seconds are those frames divided by the sample rate.
+public struct NoteLabel: Sendable, Hashable, Codable {
+    /// Frame on which the note starts.
+    public var onsetFrame: Int64
+    /// Frame on which its release begins: the note-off, or the sustain pedal's release when the
+    /// pedal held the note, or the end of the song for a note never released.
+    public var offsetFrame: Int64
+    public var onsetSeconds: Double
+    public var offsetSeconds: Double
+    /// MIDI key, 0–127.
+    public var pitch: Int
+    /// Note-on velocity, 1–127.
+    public var velocity: Int
+    /// Channel, 1–16 on the first port, 17–32 on the second …
+    public var channel: Int
+    /// General MIDI program the channel had selected when the note began (drum kits: the kit).
+    public var program: Int
+    /// Whether the note is a drum hit (channel 10 of its port).
+    public var isDrum: Bool
+    /// Index of the file's track the note-on came from.
+    public var track: Int
+}
+
+extension MIDISchedule {
+    /// Every note of the song, ordered by onset (then channel, then pitch).
+    ///
+    /// A note ends at its note-off (or note-on with velocity 0); while the sustain pedal (CC64 ≥
+    /// 64) is down, at the pedal's release instead. A key struck again while it still sounds on
+    /// the same channel ends the earlier note there. All sound off (CC120) ends a channel's notes
+    /// at once; all notes off (CC123, and the mode changes CC124–127) releases them as note-offs do; reset all controllers
+    /// (CC121) lifts the pedal. The sostenuto pedal is not followed. Notes still sounding at the last event end there.
+    public func noteLabels() -> [NoteLabel] {
+        struct Sounding { var label: NoteLabel; var held: Bool }
+        let channelCount = 16 * max(1, portCount)
+        var instruments = ChannelInstruments(portCount: portCount)
+        var pedal = [Bool](repeating: false, count: channelCount)
+        // Per channel, per key: the note sounding, if any.
+        var sounding = [[Int: Sounding]](repeating: [:], count: channelCount)
+        var done: [NoteLabel] = []
+
+        func end(_ c: Int, _ key: Int, at frame: Int64) {
+            guard var s = sounding[c].removeValue(forKey: key) else { return }
+            s.label.offsetFrame = frame
+            s.label.offsetSeconds = Double(frame) / sampleRate
+            done.append(s.label)
+        }
+        func release(_ c: Int, _ key: Int, at frame: Int64) {
+            guard sounding[c][key] != nil else { return }
+            if pedal[c] { sounding[c][key]!.held = true } else { end(c, key, at: frame) }
+        }
+        func liftPedal(_ c: Int, at frame: Int64) {
+            pedal[c] = false
+            for (key, s) in sounding[c] where s.held { end(c, key, at: frame) }
+        }
+
+        for e in events {
+            instruments.apply(e)
+            guard let c = ChannelInstruments.channel(of: e), c < channelCount else { continue }
+            switch e.message {
+            case .noteOn(_, let key, let velocity) where velocity > 0:
+                let k = Int(key & 0x7F)
+                end(c, k, at: e.frame)
+                let instrument = instruments.instrument(onChannel: c)
+                let seconds = Double(e.frame) / sampleRate
+                sounding[c][k] = Sounding(label: NoteLabel(
+                    onsetFrame: e.frame, offsetFrame: e.frame, onsetSeconds: seconds, offsetSeconds: seconds,
+                    pitch: k, velocity: Int(velocity & 0x7F), channel: c + 1, program: instrument.program,
+                    isDrum: instrument.isDrumKit, track: e.track), held: false)
+            case .noteOn(_, let key, _), .noteOff(_, let key, _):
+                release(c, Int(key & 0x7F), at: e.frame)
+            case .controlChange(_, 64, let value):
+                if value >= 64 { pedal[c] = true } else { liftPedal(c, at: e.frame) }
+            case .controlChange(_, 120, _):
+                for key in sounding[c].keys { end(c, key, at: e.frame) }
+            case .controlChange(_, 121, _):
+                liftPedal(c, at: e.frame)
+            case .controlChange(_, let cc, _) where cc >= 123:
+                for key in sounding[c].keys { release(c, key, at: e.frame) }
+            default:
+                break
+            }
+        }
+        for c in 0..<channelCount {
+            for key in sounding[c].keys { end(c, key, at: lastEventFrame) }
+        }
+        return done.sorted { ($0.onsetFrame, $0.channel, $0.pitch) < ($1.onsetFrame, $1.channel, $1.pitch) }
+    }
+}
+
+/// How note labels are written beside the audio.
+public enum NoteLabelFormat: String, Sendable, CaseIterable {
+    /// A header line, then one line per note.
+    case csv
+    /// One JSON object: `sampleRate` and the array `notes`.
+    case json
+
+    /// The file's contents for `labels` at `sampleRate`.
+    public func encode(_ labels: [NoteLabel], sampleRate: Double) throws -> Data {
+        switch self {
+        case .csv:
+            var text = "onset_seconds,offset_seconds,onset_frame,offset_frame,pitch,velocity,channel,program,is_drum,track\n"
+            for l in labels {
+                text += "\(l.onsetSeconds),\(l.offsetSeconds),\(l.onsetFrame),\(l.offsetFrame),\(l.pitch),\(l.velocity),"
+                text += "\(l.channel),\(l.program),\(l.isDrum ? 1 : 0),\(l.track)\n"
+            }
+            return Data(text.utf8)
+        case .json:
+            struct File: Encodable { var sampleRate: Double; var notes: [NoteLabel] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            var data = try encoder.encode(File(sampleRate: sampleRate, notes: labels))
+            data.append(0x0A)
+            return data
+        }
+    }
+}

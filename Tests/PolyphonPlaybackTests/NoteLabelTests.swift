@@ -1,0 +1,132 @@
+import Foundation
+import PolyphonMIDI
+import PolyphonPlayback
+import PolyphonSoundFont
+import PolyphonSynth
+import Testing
+
+/// Note labels against the file's notes and against the rendered audio, to the frame.
+@Suite struct NoteLabelTests {
+    static func frame(_ tick: Int) -> Int64 { Int64((Double(tick) / 960 * 44100).rounded()) }
+
+    static func options() -> RenderOptions {
+        var o = RenderOptions()
+        o.synthesizer.reverbEnabled = false
+        o.synthesizer.chorusEnabled = false
+        return o
+    }
+
+    @Test func labelsAgreeWithTheAudioToTheFrame() throws {
+        // Instant attack and a 1 ms release: the sound starts on the onset frame (the sine's
+        // first point is 0, so the first non-zero sample is the next one) and dies right after
+        // the offset.
+        let bank = Fixtures.sineBank(generators: [Generator(.delayVolEnv, -32768), Generator(.attackVolEnv, -32768),
+                                                  Generator(.releaseVolEnv, -12000)])
+        // A: ticks 7–487. B: 1000–1200, held by the pedal (down 1100, up 1500).
+        let song = Fixtures.song([(0, 69, 7, 480), (0, 72, 1000, 200)],
+                                 extra: [MIDIEvent(tick: 1100, message: .controlChange(channel: 0, controller: 64, value: 127)),
+                                         MIDIEvent(tick: 1500, message: .controlChange(channel: 0, controller: 64, value: 0))])
+        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        #expect(labels.map(\.onsetFrame) == [Self.frame(7), Self.frame(1000)])
+        #expect(labels.map(\.offsetFrame) == [Self.frame(487), Self.frame(1500)])
+        #expect(labels.map(\.pitch) == [69, 72])
+        #expect(labels.allSatisfy { $0.velocity == 100 && $0.channel == 1 && $0.program == 0 && !$0.isDrum })
+        #expect(labels[1].onsetSeconds == Double(Self.frame(1000)) / 44100)
+
+        let capture = RenderCapture()
+        _ = try OfflineRenderer(soundBank: bank, options: Self.options()).render(song, into: capture.sink)
+        let audio = capture.left
+        func firstSound(after frame: Int64) -> Int { audio[Int(frame)...].firstIndex { $0 != 0 } ?? -1 }
+        func loudest(_ range: Range<Int64>) -> Float {
+            let upper = min(Int(range.upperBound), audio.count), lower = min(Int(range.lowerBound), upper)
+            return audio[lower..<upper].map(abs).max() ?? 0
+        }
+        for label in labels {
+            #expect(audio[Int(label.onsetFrame - 200)..<Int(label.onsetFrame)].allSatisfy { $0 == 0 },
+                    "sound before the onset of \(label.pitch)")
+            #expect(firstSound(after: label.onsetFrame) == Int(label.onsetFrame) + 1)
+            // Full level up to the offset, silence soon after it.
+            #expect(loudest(label.offsetFrame - 150..<label.offsetFrame) > 0.01)
+            #expect(loudest(label.offsetFrame + 2000..<label.offsetFrame + 2200) < 1e-4)
+        }
+        // B sounds on through its note-off while the pedal holds it.
+        #expect(loudest(Self.frame(1200)..<Self.frame(1500) - 1) > 0.01)
+    }
+
+    @Test func retriggersAllSoundOffAndUnreleasedNotes() throws {
+        let events: [MIDIEvent] = [
+            MIDIEvent(tick: 0, message: .programChange(channel: 2, program: 33)),
+            MIDIEvent(tick: 0, message: .noteOn(channel: 1, note: 60, velocity: 90)),
+            MIDIEvent(tick: 100, message: .noteOn(channel: 1, note: 60, velocity: 80)),   // ends the first
+            MIDIEvent(tick: 200, message: .noteOff(channel: 1, note: 60, velocity: 0)),
+            MIDIEvent(tick: 300, message: .controlChange(channel: 2, controller: 64, value: 100)),
+            MIDIEvent(tick: 300, message: .noteOn(channel: 2, note: 40, velocity: 70)),
+            MIDIEvent(tick: 350, message: .controlChange(channel: 2, controller: 123, value: 0)),  // held by the pedal
+            MIDIEvent(tick: 400, message: .controlChange(channel: 2, controller: 121, value: 0)),  // lifts it
+            MIDIEvent(tick: 500, message: .noteOn(channel: 9, note: 36, velocity: 127)),
+            MIDIEvent(tick: 600, message: .controlChange(channel: 9, controller: 120, value: 0)),
+            MIDIEvent(tick: 700, message: .noteOn(channel: 3, note: 50, velocity: 10)),          // never released
+            MIDIEvent(tick: 960, message: .meta(.endOfTrack)),
+        ]
+        let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
+        let labels = MIDISchedule(file: file, sampleRate: 44100).noteLabels()
+        let summary = labels.map { [Int($0.onsetFrame), Int($0.offsetFrame), $0.pitch, $0.velocity, $0.channel, $0.program] }
+        let f = { (t: Int) in Int(Self.frame(t)) }
+        #expect(summary == [
+            [f(0), f(100), 60, 90, 2, 0],
+            [f(100), f(200), 60, 80, 2, 0],
+            [f(300), f(400), 40, 70, 3, 33],
+            [f(500), f(600), 36, 127, 10, 0],
+            [f(700), f(960), 50, 10, 4, 0],
+        ])
+        #expect(labels.map(\.isDrum) == [false, false, false, true, false])
+    }
+
+    @Test func labelFilesListEveryNote() throws {
+        let song = Fixtures.song([(0, 60, 0, 480), (9, 38, 240, 10)])
+        let labels = MIDISchedule(file: song, sampleRate: 48000).noteLabels()
+        let csv = String(decoding: try NoteLabelFormat.csv.encode(labels, sampleRate: 48000), as: UTF8.self)
+        let lines = csv.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("onset_seconds,offset_seconds,onset_frame,offset_frame,pitch"))
+        #expect(lines[2].hasPrefix("0.25,0.2604166666666667,12000,12500,38,100,10,0,1,"))
+        let json = try JSONSerialization.jsonObject(with: try NoteLabelFormat.json.encode(labels, sampleRate: 48000)) as? [String: Any]
+        #expect(json?["sampleRate"] as? Double == 48000)
+        #expect((json?["notes"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test func programStemsFollowProgramChangesAndAddUpToTheMix() throws {
+        let bank = Fixtures.sineBank(generators: [Generator(.releaseVolEnv, -1200)])
+        // Channels 0 and 1 both play program 0 (one stem); channel 0 switches to program 5
+        // before its second note; channel 10 plays drums.
+        let song = Fixtures.song([(0, 60, 0, 480), (1, 64, 240, 480), (0, 67, 960, 480), (9, 36, 100, 200)],
+                                 extra: [MIDIEvent(tick: 0, message: .controlChange(channel: 1, controller: 91, value: 100)),
+                                         MIDIEvent(tick: 900, message: .programChange(channel: 0, program: 5))])
+        var o = Self.options()
+        o.synthesizer.reverbEnabled = true
+        o.synthesizer.chorusEnabled = true
+        var stems: [Int: RenderCapture] = [:]
+        var labels: [String] = []
+        let mix = RenderCapture()
+        _ = try OfflineRenderer(soundBank: bank, options: o).renderStems(song, mode: .program, stemSink: { stem in
+            let c = RenderCapture()
+            stems[stem.index] = c
+            labels.append(stem.label)
+            return c.sink
+        }, mix: mix.sink)
+        #expect(stems.keys.sorted() == [0, 5, 128])
+        #expect(labels.count == 3 && labels[0].hasPrefix("program000") && labels[1].hasPrefix("program005")
+                && labels[2].hasPrefix("drums000"))
+        var maxError: Float = 0
+        for i in 0..<mix.left.count {
+            let l = stems.values.reduce(Float(0)) { $0 + $1.left[i] }
+            let r = stems.values.reduce(Float(0)) { $0 + $1.right[i] }
+            maxError = max(maxError, abs(l - mix.left[i]), abs(r - mix.right[i]))
+        }
+        #expect(maxError < 1e-6)
+        // Each stem holds only its own notes: program 5's stem is silent before its note (tick 960).
+        let before = Int(Self.frame(960))
+        #expect(stems[5]!.left[..<before].allSatisfy { $0 == 0 })
+        #expect(stems[5]!.left[before...].contains { $0 != 0 })
+    }
+}
