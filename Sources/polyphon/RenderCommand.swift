@@ -27,33 +27,16 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var bank: BankOption
 
-    @Option(help: "Sample rate in Hz (8000–192000).")
-    var rate: Double = 44100
-
     @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3. Default: from the output's extension, else wav.")
     var format: String?
-
-    @Option(help: "Sample format: 16, 24 or 32f (float). Lossy formats ignore it.")
-    var bits: String = "16"
-
-    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
-    var gain: Float = 0.2
 
     @Option(help: "Peak-normalise: peak (−1 dBFS) or peak=-0.3dBFS.")
     var normalize: String?
 
-    @Option(help: "Interpolation: linear, cubic or sinc.")
-    var interpolation: String = "cubic"
+    @OptionGroup var synthesis: SynthesisOptions
 
-    @OptionGroup var effects: EffectOptions
-
-    @Option(help: "Also write one file per MIDI channel or per track (OUT-ch01.wav …); they add up to the mix.")
+    @Option(help: "Also write one file per MIDI channel, per track or per instrument (OUT-ch01.wav …); they add up to the mix.")
     var stems: StemMode?
-
-    @Option(help: "Longest tail after the last event, in seconds.")
-    var maxTail: Double = 10
-
-    @OptionGroup var duration: DurationOption
 
     @Option(help: "Silence before the first event, in seconds.")
     var leadIn: Double = 0
@@ -61,59 +44,37 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Drop silence before the first sound.")
     var trim = false
 
-    @Flag(help: "Stop at the last event instead of letting notes ring out.")
-    var endAtLastEvent = false
-
     @Flag(name: .shortAndLong, help: "No progress bar.")
     var quiet = false
 
     func validate() throws {
         if output != nil && inputs.count > 1 { throw ValidationError("-o/--output takes one input only") }
-        if !(8000...192_000).contains(rate) { throw ValidationError("--rate must be 8000–192000") }
-        if Interpolation(rawValue: interpolation) == nil {
-            throw ValidationError("--interpolation must be linear, cubic or sinc")
-        }
-        if sampleFormat == nil { throw ValidationError("--bits must be 16, 24 or 32f") }
         if let normalize, PeakNormalization(argument: normalize) == nil {
             throw ValidationError("--normalize takes peak or peak=-1dBFS")
         }
         if let format, AudioFileFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be one of wav, aiff, caf, flac, ogg, opus, mp3")
         }
-        if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
         if stems != nil && normalize != nil {
             throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
         }
-        if maxTail < 0 || leadIn < 0 { throw ValidationError("--max-tail and --lead-in must be ≥ 0") }
+        if leadIn < 0 { throw ValidationError("--lead-in must be ≥ 0") }
     }
 
-    var sampleFormat: SampleFormat? {
-        switch bits.lowercased() {
-        case "16": return .int16
-        case "24": return .int24
-        case "32f", "32", "float": return .float32
-        default: return nil
-        }
-    }
+    var sampleFormat: SampleFormat? { synthesis.sampleFormat }
+    var rate: Double { synthesis.rate }
 
     func run() throws {
         let (soundBank, _) = try bank.load(quiet: false)
-        var options = RenderOptions()
-        options.sampleRate = rate
-        options.synthesizer.gain = gain
-        options.synthesizer.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
-        effects.apply(to: &options.synthesizer)
-        options.maxTail = maxTail
-        options.maxDuration = duration.limit
+        var options = synthesis.renderOptions
         options.leadIn = leadIn
         options.trimLeadingSilence = trim
-        options.endAtLastEvent = endAtLastEvent
         let renderer = OfflineRenderer(soundBank: soundBank, options: options)
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
 
         for input in inputs {
             let midi = try MIDIFile(contentsOfFile: input)
-            try duration.check(midi, path: input, leadIn: leadIn)
+            try synthesis.duration.check(midi, path: input, leadIn: leadIn)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
