@@ -1,0 +1,39 @@
+import Foundation
+
+/// Files that appear under their final name only once complete: written under a temporary name
+/// in the same directory (so the rename stays on one file system) and renamed into place, so a
+/// process killed at any moment leaves either the old file, the new one, or a temporary one —
+/// never a truncated file under the final name.
+enum AtomicFile {
+    /// The temporary name `path` is written under: hidden, beside it, recognisable. It depends
+    /// on `path` alone, so a rerun after a kill overwrites what the killed run left.
+    static func temporaryPath(for path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return (dir.isEmpty ? "" : dir + "/") + "." + name + ".partial"
+    }
+
+    /// Renames the temporary file of `path` into place.
+    static func commit(_ path: String) throws {
+        let temp = temporaryPath(for: path)
+        if rename(temp, path) != 0 {
+            throw CLIError("\(path): cannot move the finished file into place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Removes the temporary file of `path`, if any.
+    static func discard(_ path: String) {
+        unlink(temporaryPath(for: path))
+    }
+
+    /// Writes `data` to `path` through its temporary name.
+    static func write(_ data: Data, to path: String) throws {
+        let temp = temporaryPath(for: path)
+        do {
+            try data.write(to: URL(fileURLWithPath: temp))
+        } catch {
+            throw CLIError("\(temp): cannot write: \(error.localizedDescription)")
+        }
+        try commit(path)
+    }
+}

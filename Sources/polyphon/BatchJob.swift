@@ -1,0 +1,168 @@
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+import PolyphonPlayback
+import PolyphonSoundFont
+
+/// Renders one input of a batch to its outputs, never throwing: whatever happens becomes the
+/// input's report entry.
+///
+/// Every output is written under a temporary name beside its final one (``AtomicFile``) and
+/// renamed into place only once complete — stems and labels first, the mix last — so a mix
+/// under its final name means the input is done, and a run started again skips it.
+struct BatchJob: Sendable {
+    let soundBank: SoundFont
+    let options: RenderOptions
+    let format: AudioFileFormat
+    let sampleFormat: SampleFormat
+    let stems: StemMode?
+    let labels: NoteLabelFormat?
+    /// Whether to draw NAME.png (piano roll, waveform, loudness).
+    let picture: Bool
+    /// Wall seconds an input may take, parsing and writing included.
+    let timeout: Double?
+    let outputDirectory: String
+
+    /// The mix's final path.
+    func mixPath(_ input: BatchInput) -> String {
+        outputDirectory + "/" + input.outputStem + "." + format.fileExtension
+    }
+
+    /// The labels' final path, when labels are asked for.
+    func labelsPath(_ input: BatchInput) -> String? {
+        labels.map { outputDirectory + "/" + input.outputStem + ".labels." + $0.rawValue }
+    }
+
+    /// The picture's final path, when pictures are asked for.
+    func picturePath(_ input: BatchInput) -> String? {
+        picture ? outputDirectory + "/" + input.outputStem + ".png" : nil
+    }
+
+    /// Renders `input`, or skips it when its outputs exist (`previous`, its last report entry,
+    /// then lends the skipped entry its figures).
+    func run(_ input: BatchInput, previous: BatchReportEntry?) -> BatchReportEntry {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let cancellation = RenderCancellation(timeLimit: timeout)
+        let mix = mixPath(input)
+        let expected = [mix] + [labelsPath(input), picturePath(input)].compactMap { $0 }
+        if expected.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            var entry = previous.flatMap { $0.status == .ok || $0.status == .skipped ? $0 : nil }
+                ?? BatchReportEntry(input: input.path, status: .skipped, outputs: expected)
+            entry.status = .skipped
+            return entry
+        }
+        let outputs = Outputs()
+        do {
+            var entry = try render(input, mix: mix, cancellation: cancellation, outputs: outputs)
+            entry.renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            return entry
+        } catch {
+            outputs.abandon()
+            let status: BatchStatus = error is RenderCancelledError ? .timeout : .failed
+            var message = "\(error)"
+            if var limit = error as? DurationLimitError {
+                limit.fileName = input.path
+                message = limit.description
+            } else if !message.contains(input.path) {
+                message = input.path + ": " + message
+            }
+            return BatchReportEntry(input: input.path, status: status, error: message,
+                                    renderSeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        }
+    }
+
+    private func render(_ input: BatchInput, mix: String, cancellation: RenderCancellation,
+                        outputs: Outputs) throws -> BatchReportEntry {
+        let midi = try MIDIFile(contentsOfFile: input.path)
+        try options.maxDuration.check(midi, leadIn: options.leadIn)
+        try FileManager.default.createDirectory(atPath: (mix as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let renderer = OfflineRenderer(soundBank: soundBank, options: options, cancellation: cancellation)
+        let rate = options.sampleRate
+        func open(_ path: String) throws -> any AudioFileWriter {
+            try outputs.open(path, format: format, sampleFormat: sampleFormat, sampleRate: rate)
+        }
+
+        let schedule = labels != nil || picture ? MIDISchedule(file: midi, sampleRate: rate, leadIn: options.leadIn) : nil
+        var drawing = picture ? RenderPicture(sampleRate: rate, expectedFrames: (schedule?.lastEventFrame ?? 0)
+                                                  + Int64(options.maxTail * rate) + 4096) : nil
+        var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
+        let mixWriter = try open(mix)
+        // One array of channel pointers per file, updated in place, so no block allocates.
+        var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
+        let mixSink: OfflineRenderer.Sink = { l, r, n in
+            channels[0] = UnsafeBufferPointer(start: l, count: n)
+            channels[1] = UnsafeBufferPointer(start: r, count: n)
+            meter.process(planar: channels, frameCount: n)
+            drawing?.process(left: l, right: r, count: n)
+            try mixWriter.write(planar: channels, frameCount: n)
+        }
+        let summary: RenderSummary
+        if let stems {
+            let base = outputDirectory + "/" + input.outputStem
+            summary = try renderer.renderStems(midi, mode: stems, stemSink: { stem in
+                let writer = try open("\(base)-\(stem.label).\(format.fileExtension)")
+                var pair = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
+                return { l, r, n in
+                    pair[0] = UnsafeBufferPointer(start: l, count: n)
+                    pair[1] = UnsafeBufferPointer(start: r, count: n)
+                    try writer.write(planar: pair, frameCount: n)
+                }
+            }, mix: mixSink)
+        } else {
+            summary = try renderer.render(midi, into: mixSink)
+        }
+        let notes = schedule?.noteLabels() ?? []
+        if let labels, let path = labelsPath(input) {
+            try outputs.add(path, contents: try labels.encode(notes, sampleRate: rate))
+        }
+        if let drawing, let path = picturePath(input) {
+            try outputs.add(path, contents: drawing.image(labels: notes).encoded())
+        }
+        try outputs.commit(mix: mix)
+        return BatchReportEntry(input: input.path, status: .ok, outputs: [mix] + outputs.paths.filter { $0 != mix },
+                                audioSeconds: summary.duration,
+                                peakDBFS: BatchReportEntry.finite(summary.peakDecibels),
+                                loudnessLUFS: BatchReportEntry.finite(meter.integratedLoudness),
+                                maxVoices: summary.maxVoices)
+    }
+}
+
+/// The files one input is writing: temporaries until ``commit(mix:)``. Used by one thread.
+private final class Outputs {
+    private var writers: [any AudioFileWriter] = []
+    /// Final paths, in the order they were opened.
+    private(set) var paths: [String] = []
+
+    func open(_ path: String, format: AudioFileFormat, sampleFormat: SampleFormat,
+              sampleRate: Double) throws -> any AudioFileWriter {
+        paths.append(path)
+        let writer = try makeAudioFileWriter(path: AtomicFile.temporaryPath(for: path), format: format,
+                                             sampleFormat: sampleFormat, channelCount: 2, sampleRate: sampleRate)
+        writers.append(writer)
+        return writer
+    }
+
+    /// Writes a whole small file (labels) under its temporary name.
+    func add(_ path: String, contents: Data) throws {
+        paths.append(path)
+        do {
+            try contents.write(to: URL(fileURLWithPath: AtomicFile.temporaryPath(for: path)))
+        } catch {
+            throw CLIError("\(path): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Closes every writer and renames every file into place, `mix` last.
+    func commit(mix: String) throws {
+        for w in writers { try w.close() }
+        for p in paths where p != mix { try AtomicFile.commit(p) }
+        try AtomicFile.commit(mix)
+    }
+
+    /// Closes and removes whatever was written.
+    func abandon() {
+        for w in writers { try? w.close() }
+        for p in paths { AtomicFile.discard(p) }
+    }
+}

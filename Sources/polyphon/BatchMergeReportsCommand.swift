@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+
+/// `polyphon batch merge-reports`: one report from the reports of a batch's shards (or of
+/// several runs), one line per input, the last status winning.
+struct BatchMergeReportsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-reports",
+        abstract: "Merge batch reports into one, one line per input.",
+        discussion: """
+            Give report files, or an output directory to merge its report-shard*.jsonl into \
+            OUTDIR/report.jsonl. Reports are read in the order given; for an input in several, \
+            the last line wins. Prints the totals; exit code 1 when any input failed or timed out.
+            """)
+
+    @Argument(help: "Report files, or a batch's output directory.")
+    var reports: [String]
+
+    @Option(name: .shortAndLong, help: "The merged report. Default: DIR/report.jsonl when one directory is given.")
+    var output: String?
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        let oneDirectory = reports.count == 1
+            && FileManager.default.fileExists(atPath: reports[0], isDirectory: &isDirectory) && isDirectory.boolValue
+        if output == nil && !oneDirectory { throw ValidationError("give -o/--output, or one output directory") }
+    }
+
+    func run() throws {
+        let fm = FileManager.default
+        var files: [String] = []
+        var defaultOutput: String?
+        for r in reports {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: r, isDirectory: &isDirectory) else { throw CLIError("\(r): no such file") }
+            if isDirectory.boolValue {
+                let names = try fm.contentsOfDirectory(atPath: r)
+                    .filter { $0.hasPrefix("report-shard") && $0.hasSuffix(".jsonl") }
+                    .sorted { Self.shardNumber($0) < Self.shardNumber($1) }
+                if names.isEmpty { throw CLIError("\(r): no report-shard*.jsonl here") }
+                files += names.map { r + "/" + $0 }
+                defaultOutput = r + "/report.jsonl"
+            } else {
+                files.append(r)
+            }
+        }
+        let merged = BatchReport.merged(files.flatMap(BatchReport.read))
+        let path = output ?? defaultOutput!
+        try BatchReport.write(merged, to: path)
+        var tally = BatchTally()
+        tally.total = merged.count
+        for e in merged { tally.add(e) }
+        print("polyphon batch merge-reports: \(files.count) reports, \(tally.summary(wallSeconds: nil)); merged into \(path)")
+        if tally.failures > 0 { throw ExitCode(1) }
+    }
+
+    private static func shardNumber(_ name: String) -> Int {
+        Int(name.dropFirst("report-shard".count).dropLast(".jsonl".count)) ?? .max
+    }
+}
