@@ -44,6 +44,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Drop silence before the first sound.")
     var trim = false
 
+    @Flag(help: "Also draw OUT.png: piano roll (notes coloured by instrument family), waveform, short-term loudness.")
+    var picture = false
+
     @Flag(name: .shortAndLong, help: "No progress bar.")
     var quiet = false
 
@@ -54,6 +57,9 @@ struct RenderCommand: ParsableCommand {
         }
         if let format, AudioFileFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be one of wav, aiff, caf, flac, ogg, opus, mp3")
+        }
+        if picture && trim {
+            throw ValidationError("--picture cannot be combined with --trim (the piano roll follows the song's own times)")
         }
         if stems != nil && normalize != nil {
             throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
@@ -78,6 +84,7 @@ struct RenderCommand: ParsableCommand {
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
+                if picture { try drawPicture(midi, audioPath: path, options: options) }
                 continue
             }
             let target = AudioFileTarget(path: path, format: fileFormat, sampleFormat: sampleFormat ?? .int16,
@@ -93,7 +100,33 @@ struct RenderCommand: ParsableCommand {
             print(String(format: "%@: %.2f s, peak %.1f dBFS, %.1f LUFS, max %d voices, %.0f× real time%@",
                          path, r.duration, summary.peakDecibels, summary.loudness, r.maxVoices, r.speed,
                          summary.normalizationGain != 0 ? String(format: ", normalised %+.1f dB", summary.normalizationGain) : ""))
+            if picture { try drawPicture(midi, audioPath: path, options: options) }
         }
+    }
+
+    /// Draws the picture of a rendered file from the file itself, beside it as NAME.png.
+    func drawPicture(_ midi: MIDIFile, audioPath: String, options: RenderOptions) throws {
+        let audio = try AudioFile(contentsOf: audioPath)
+        var drawing = RenderPicture(sampleRate: audio.sampleRate, expectedFrames: Int64(audio.frameCount))
+        let left = audio.channels[0], right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
+        left.withUnsafeBufferPointer { l in
+            right.withUnsafeBufferPointer { r in
+                var done = 0
+                while done < audio.frameCount {
+                    let n = min(4096, audio.frameCount - done)
+                    drawing.process(left: l.baseAddress! + done, right: r.baseAddress! + done, count: n)
+                    done += n
+                }
+            }
+        }
+        let labels = MIDISchedule(file: midi, sampleRate: audio.sampleRate, leadIn: options.leadIn).noteLabels()
+        let path = (audioPath as NSString).deletingPathExtension + ".png"
+        do {
+            try drawing.image(labels: labels).encoded().write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("\(path): cannot write the picture: \(error.localizedDescription)")
+        }
+        print("  \(path)")
     }
 
     /// Writes the mix to `path` and each stem beside it as NAME-LABEL.EXT.

@@ -284,9 +284,15 @@ struct BatchTests {
             assert {2, 3, 4, 5}.issubset(colours), colours   # waveform, loudness, drums, piano
             print(w, h, depth, kind)
             """
-        let check = try runProcess(RealFiles.python, ["-c", script, out + "/song.png"])
-        #expect(check.status == 0, "\(check.stderr)")
-        #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1200 480 8 3")
+        // `render --picture` draws the same picture beside its output.
+        let rendered = dir.file("rendered.wav")
+        let render = try CLI.run(["render", corpus + "/song.mid", "-o", rendered, "--picture", "-s", try CLI.bankFile(), "-q"])
+        #expect(render.status == 0, "\(render.stderr)")
+        for path in [out + "/song.png", dir.file("rendered.png")] {
+            let check = try runProcess(RealFiles.python, ["-c", script, path])
+            #expect(check.status == 0, "\(path): \(check.stderr)")
+            #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1200 480 8 3")
+        }
     }
 
     @Test func usageErrorsExit64() throws {
