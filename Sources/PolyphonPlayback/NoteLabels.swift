@@ -1,5 +1,6 @@
 import Foundation
 import PolyphonMIDI
+import PolyphonSynth
 
 /// A note as it sounds in a render: for transcription data sets, where a label a few
 /// milliseconds off teaches a model the wrong thing.
@@ -30,21 +31,40 @@ public struct NoteLabel: Sendable, Hashable, Codable {
 }
 
 extension MIDISchedule {
-    /// Every note of the song, ordered by onset (then channel, then pitch).
+    /// Every note of the song as a render with these settings plays it, ordered by onset (then
+    /// channel, then pitch).
     ///
     /// A note ends at its note-off (or note-on with velocity 0); while the sustain pedal (CC64 ≥
-    /// 64) is down, at the pedal's release instead. A key struck again while it still sounds on
-    /// the same channel ends the earlier note there. All sound off (CC120) ends a channel's notes
-    /// at once; all notes off (CC123, and the mode changes CC124–127) releases them as note-offs do; reset all controllers
-    /// (CC121) lifts the pedal. The sostenuto pedal is not followed. Notes still sounding at the last event end there.
-    public func noteLabels() -> [NoteLabel] {
+    /// 64) is down, at the pedal's release instead. A release asked for earlier than
+    /// `minimumNoteLength` after the onset begins then (in whole control periods, as the
+    /// synthesizer counts it), unless the pedal is down by that frame. A key struck again while
+    /// it still sounds on the same channel ends the earlier note there. All sound off (CC120)
+    /// ends a channel's notes at once; all notes off (CC123, and the mode changes CC124–127)
+    /// releases them as note-offs do; reset all controllers (CC121) lifts the pedal. With
+    /// `liftPedalsAtEnd`, notes the pedal still holds when the song ends are released where the
+    /// render's tail begins. The sostenuto pedal is not followed. Notes never released end at the
+    /// last event (in the audio they ring on into the tail).
+    /// - Parameters:
+    ///   - minimumNoteLength: ``SynthesizerConfiguration/minimumNoteLength`` of the render.
+    ///   - liftPedalsAtEnd: ``RenderOptions/liftPedalsAtEnd`` of the render.
+    public func noteLabels(minimumNoteLength: Double = SynthesizerConfiguration().minimumNoteLength,
+                           liftPedalsAtEnd: Bool = true) -> [NoteLabel] {
         struct Sounding { var label: NoteLabel; var held: Bool }
+        struct Pending { var channel: Int; var key: Int; var due: Int64 }
+        let minimumFrames: Int64 = {
+            guard minimumNoteLength > 0, minimumNoteLength.isFinite else { return 0 }
+            let frames = Int64(min(minimumNoteLength * sampleRate, 1e9))
+            let period = Int64(Synthesizer.controlPeriod)
+            return (frames + period - 1) / period * period
+        }()
         let channelCount = 16 * max(1, portCount)
         var instruments = ChannelInstruments(portCount: portCount)
         var pedal = [Bool](repeating: false, count: channelCount)
         // Per channel, per key: the note sounding, if any.
         var sounding = [[Int: Sounding]](repeating: [:], count: channelCount)
         var done: [NoteLabel] = []
+        // Releases held back by the minimum note length, in the order they fall due.
+        var pending: [Pending] = []
 
         func end(_ c: Int, _ key: Int, at frame: Int64) {
             guard var s = sounding[c].removeValue(forKey: key) else { return }
@@ -53,8 +73,26 @@ extension MIDISchedule {
             done.append(s.label)
         }
         func release(_ c: Int, _ key: Int, at frame: Int64) {
-            guard sounding[c][key] != nil else { return }
-            if pedal[c] { sounding[c][key]!.held = true } else { end(c, key, at: frame) }
+            guard let s = sounding[c][key] else { return }
+            let due = s.label.onsetFrame + minimumFrames
+            if frame < due {
+                pending.append(Pending(channel: c, key: key, due: due))
+            } else if pedal[c] {
+                sounding[c][key]!.held = true
+            } else {
+                end(c, key, at: frame)
+            }
+        }
+        // Held-back releases due before `frame` begin now, asking the pedal again (a release
+        // due on an event's frame comes after that frame's events).
+        func releasePending(before frame: Int64) {
+            pending.sort { $0.due < $1.due }
+            while let p = pending.first, p.due < frame {
+                pending.removeFirst()
+                // Only if the note held back is still the one sounding.
+                guard let s = sounding[p.channel][p.key], s.label.onsetFrame + minimumFrames == p.due else { continue }
+                if pedal[p.channel] { sounding[p.channel][p.key]!.held = true } else { end(p.channel, p.key, at: p.due) }
+            }
         }
         func liftPedal(_ c: Int, at frame: Int64) {
             pedal[c] = false
@@ -62,6 +100,7 @@ extension MIDISchedule {
         }
 
         for e in events {
+            releasePending(before: e.frame)
             instruments.apply(e)
             guard let c = ChannelInstruments.channel(of: e), c < channelCount else { continue }
             switch e.message {
@@ -88,6 +127,14 @@ extension MIDISchedule {
                 break
             }
         }
+        // The render's tail begins on the last event's frame, or on the frame after it when that
+        // frame carries events (they get a step of their own); the pedals are lifted there.
+        let tailStart = (events.last?.frame ?? -1) >= lastEventFrame ? lastEventFrame + 1 : lastEventFrame
+        releasePending(before: tailStart + 1)
+        if liftPedalsAtEnd {
+            for c in 0..<channelCount where pedal[c] { liftPedal(c, at: tailStart) }
+        }
+        releasePending(before: .max)
         for c in 0..<channelCount {
             for key in sounding[c].keys { end(c, key, at: lastEventFrame) }
         }

@@ -112,7 +112,8 @@ struct BatchJob: Sendable {
         } else {
             summary = try renderer.render(midi, into: mixSink)
         }
-        let notes = schedule?.noteLabels() ?? []
+        let notes = schedule?.noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength,
+                                        liftPedalsAtEnd: options.liftPedalsAtEnd) ?? []
         if let labels, let path = labelsPath(input) {
             try outputs.add(path, contents: try labels.encode(notes, sampleRate: rate))
         }

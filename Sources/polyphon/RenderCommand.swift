@@ -119,7 +119,8 @@ struct RenderCommand: ParsableCommand {
                 }
             }
         }
-        let labels = MIDISchedule(file: midi, sampleRate: audio.sampleRate, leadIn: options.leadIn).noteLabels()
+        let labels = MIDISchedule(file: midi, sampleRate: audio.sampleRate, leadIn: options.leadIn)
+            .noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength, liftPedalsAtEnd: options.liftPedalsAtEnd)
         let path = (audioPath as NSString).deletingPathExtension + ".png"
         do {
             try drawing.image(labels: labels).encoded().write(to: URL(fileURLWithPath: path))

@@ -53,6 +53,43 @@ import Testing
         #expect(loudest(Self.frame(1200)..<Self.frame(1500) - 1) > 0.01)
     }
 
+    @Test func aShortNoteEndsAfterTheMinimumNoteLengthAsTheAudioDoes() throws {
+        let bank = Fixtures.sineBank(generators: [Generator(.delayVolEnv, -32768), Generator(.attackVolEnv, -32768),
+                                                  Generator(.releaseVolEnv, -12000)])
+        // A 1-tick note (46 frames), and one released after 1 tick while the pedal goes down
+        // before its minimum length is up: the pedal holds it until it lifts (tick 900).
+        let song = Fixtures.song([(0, 69, 100, 1), (1, 69, 400, 1)],
+                                 extra: [MIDIEvent(tick: 404, message: .controlChange(channel: 1, controller: 64, value: 127)),
+                                         MIDIEvent(tick: 900, message: .controlChange(channel: 1, controller: 64, value: 0))])
+        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        // 10 ms at 44.1 kHz is 441 frames: 7 control periods, 448 frames.
+        #expect(labels.map(\.offsetFrame) == [Self.frame(100) + 448, Self.frame(900)])
+        let capture = RenderCapture()
+        _ = try OfflineRenderer(soundBank: bank, options: Self.options()).render(song, into: capture.sink)
+        let audio = capture.left
+        func loudest(_ range: Range<Int64>) -> Float {
+            let upper = min(Int(range.upperBound), audio.count), lower = min(Int(range.lowerBound), upper)
+            return audio[lower..<upper].map(abs).max() ?? 0
+        }
+        for l in labels {
+            #expect(loudest(l.offsetFrame - 60..<l.offsetFrame) > 0.01, "note \(l.channel) still sounds before its offset")
+            #expect(loudest(l.offsetFrame + 2000..<l.offsetFrame + 2200) < 1e-4, "note \(l.channel) is over after it")
+        }
+        // Turned off, the labels follow the note-offs.
+        #expect(MIDISchedule(file: song, sampleRate: 44100).noteLabels(minimumNoteLength: 0).map(\.offsetFrame)
+                == [Self.frame(101), Self.frame(401)])
+    }
+
+    @Test func pedalsStillDownAtTheEndReleaseWhereTheTailBegins() throws {
+        let song = Fixtures.song([(0, 60, 0, 100)],
+                                 extra: [MIDIEvent(tick: 50, message: .controlChange(channel: 0, controller: 64, value: 127)),
+                                         MIDIEvent(tick: 200, message: .pitchBend(channel: 0, value: 8192))])
+        let schedule = MIDISchedule(file: song, sampleRate: 44100)
+        // The last frame carries an event, so the tail begins on the frame after it.
+        #expect(schedule.noteLabels().map(\.offsetFrame) == [Self.frame(200) + 1])
+        #expect(schedule.noteLabels(liftPedalsAtEnd: false).map(\.offsetFrame) == [Self.frame(200)])
+    }
+
     @Test func retriggersAllSoundOffAndUnreleasedNotes() throws {
         let events: [MIDIEvent] = [
             MIDIEvent(tick: 0, message: .programChange(channel: 2, program: 33)),
@@ -89,7 +126,9 @@ import Testing
         let lines = csv.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("onset_seconds,offset_seconds,onset_frame,offset_frame,pitch"))
-        #expect(lines[2].hasPrefix("0.25,0.2604166666666667,12000,12500,38,100,10,0,1,"))
+        // The 10-tick drum note is shorter than the minimum note length: 512 frames at 48 kHz.
+        #expect(lines[2].hasPrefix("0.25,"))
+        #expect(lines[2].contains(",12000,12512,38,100,10,0,1,"), "\(lines[2])")
         let json = try JSONSerialization.jsonObject(with: try NoteLabelFormat.json.encode(labels, sampleRate: 48000)) as? [String: Any]
         #expect(json?["sampleRate"] as? Double == 48000)
         #expect((json?["notes"] as? [[String: Any]])?.count == 2)
