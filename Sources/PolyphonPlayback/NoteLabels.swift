@@ -32,25 +32,26 @@ public struct NoteLabel: Sendable, Hashable, Codable {
 
 extension MIDISchedule {
     /// Every note of the song as a render with these settings plays it, ordered by onset (then
-    /// channel, then pitch).
+    /// channel, then pitch), following the synthesizer's note rules (FluidSynth 2.6's):
     ///
-    /// A note ends at its note-off (or note-on with velocity 0); while the sustain pedal (CC64 ≥
-    /// 64) is down, at the pedal's release instead. A release asked for earlier than
-    /// `minimumNoteLength` after the onset begins then (in whole control periods, as the
-    /// synthesizer counts it), unless the pedal is down by that frame. A key struck again while
-    /// it still sounds on the same channel ends the earlier note there. All sound off (CC120)
-    /// ends a channel's notes at once; all notes off (CC123, and the mode changes CC124–127)
-    /// releases them as note-offs do; reset all controllers (CC121) lifts the pedal. With
-    /// `liftPedalsAtEnd`, notes the pedal still holds when the song ends are released where the
-    /// render's tail begins. The sostenuto pedal is not followed. Notes never released end at the
-    /// last event (in the audio they ring on into the tail).
+    /// - A note ends at its note-off (or note-on with velocity 0). While the sustain pedal
+    ///   (CC64 ≥ 64) is down, a released note sounds on until the pedal lifts.
+    /// - A release asked for earlier than `minimumNoteLength` after the onset begins then (in
+    ///   whole control periods, as the synthesizer counts them), whatever the pedal does meanwhile.
+    /// - A key struck again: the earlier note gets a note-off that respects the pedal (it ends
+    ///   there, or sounds on until the pedal lifts).
+    /// - All sound off (CC120) ends a channel's notes at once; all notes off (CC123, and the mode
+    ///   changes CC124–127) releases them as note-offs do; reset all controllers (CC121) lifts the
+    ///   pedal. The sostenuto pedal is not followed.
+    /// - With `liftPedalsAtEnd`, where the render's tail begins the pedals lift and every note
+    ///   still sounding is released; without it such notes are labelled as ending at the last
+    ///   event (in the audio they ring on into the tail).
     /// - Parameters:
     ///   - minimumNoteLength: ``SynthesizerConfiguration/minimumNoteLength`` of the render.
     ///   - liftPedalsAtEnd: ``RenderOptions/liftPedalsAtEnd`` of the render.
     public func noteLabels(minimumNoteLength: Double = SynthesizerConfiguration().minimumNoteLength,
                            liftPedalsAtEnd: Bool = true) -> [NoteLabel] {
-        struct Sounding { var label: NoteLabel; var held: Bool }
-        struct Pending { var channel: Int; var key: Int; var due: Int64 }
+        struct Pending { var channel: Int; var label: NoteLabel; var due: Int64 }
         let minimumFrames: Int64 = {
             guard minimumNoteLength > 0, minimumNoteLength.isFinite else { return 0 }
             let frames = Int64(min(minimumNoteLength * sampleRate, 1e9))
@@ -60,43 +61,41 @@ extension MIDISchedule {
         let channelCount = 16 * max(1, portCount)
         var instruments = ChannelInstruments(portCount: portCount)
         var pedal = [Bool](repeating: false, count: channelCount)
-        // Per channel, per key: the note sounding, if any.
-        var sounding = [[Int: Sounding]](repeating: [:], count: channelCount)
-        var done: [NoteLabel] = []
-        // Releases held back by the minimum note length, in the order they fall due.
+        // Per channel: the note of each key that is down; the notes the pedal holds.
+        var down = [[Int: NoteLabel]](repeating: [:], count: channelCount)
+        var sustained = [[NoteLabel]](repeating: [], count: channelCount)
+        // Releases held back by the minimum note length.
         var pending: [Pending] = []
+        var done: [NoteLabel] = []
 
-        func end(_ c: Int, _ key: Int, at frame: Int64) {
-            guard var s = sounding[c].removeValue(forKey: key) else { return }
-            s.label.offsetFrame = frame
-            s.label.offsetSeconds = Double(frame) / sampleRate
-            done.append(s.label)
+        func finish(_ label: NoteLabel, at frame: Int64) {
+            var l = label
+            l.offsetFrame = frame
+            l.offsetSeconds = Double(frame) / sampleRate
+            done.append(l)
         }
-        func release(_ c: Int, _ key: Int, at frame: Int64) {
-            guard let s = sounding[c][key] else { return }
-            let due = s.label.onsetFrame + minimumFrames
-            if frame < due {
-                pending.append(Pending(channel: c, key: key, due: due))
-            } else if pedal[c] {
-                sounding[c][key]!.held = true
-            } else {
-                end(c, key, at: frame)
+        func release(_ c: Int, _ label: NoteLabel, at frame: Int64, respectingPedal: Bool) {
+            if respectingPedal && pedal[c] {
+                sustained[c].append(label)
+                return
             }
-        }
-        // Held-back releases due before `frame` begin now, asking the pedal again (a release
-        // due on an event's frame comes after that frame's events).
-        func releasePending(before frame: Int64) {
-            pending.sort { $0.due < $1.due }
-            while let p = pending.first, p.due < frame {
-                pending.removeFirst()
-                // Only if the note held back is still the one sounding.
-                guard let s = sounding[p.channel][p.key], s.label.onsetFrame + minimumFrames == p.due else { continue }
-                if pedal[p.channel] { sounding[p.channel][p.key]!.held = true } else { end(p.channel, p.key, at: p.due) }
-            }
+            let due = label.onsetFrame + minimumFrames
+            if frame < due { pending.append(Pending(channel: c, label: label, due: due)) } else { finish(label, at: frame) }
         }
         func liftPedal(_ c: Int, at frame: Int64) {
             pedal[c] = false
-            for (key, s) in sounding[c] where s.held { end(c, key, at: frame) }
+            for label in sustained[c] { release(c, label, at: frame, respectingPedal: false) }
+            sustained[c] = []
+        }
+        // Held-back releases due before `frame` begin (one due on an event's frame comes after
+        // that frame's events).
+        func releasePending(before frame: Int64) {
+            guard !pending.isEmpty else { return }
+            pending.sort { $0.due < $1.due }
+            while let p = pending.first, p.due < frame {
+                pending.removeFirst()
+                finish(p.label, at: p.due)
+            }
         }
 
         for e in events {
@@ -106,39 +105,52 @@ extension MIDISchedule {
             switch e.message {
             case .noteOn(_, let key, let velocity) where velocity > 0:
                 let k = Int(key & 0x7F)
-                end(c, k, at: e.frame)
+                if let earlier = down[c].removeValue(forKey: k) { release(c, earlier, at: e.frame, respectingPedal: true) }
                 let instrument = instruments.instrument(onChannel: c)
                 let seconds = Double(e.frame) / sampleRate
-                sounding[c][k] = Sounding(label: NoteLabel(
+                down[c][k] = NoteLabel(
                     onsetFrame: e.frame, offsetFrame: e.frame, onsetSeconds: seconds, offsetSeconds: seconds,
                     pitch: k, velocity: Int(velocity & 0x7F), channel: c + 1, program: instrument.program,
-                    isDrum: instrument.isDrumKit, track: e.track), held: false)
+                    isDrum: instrument.isDrumKit, track: e.track)
             case .noteOn(_, let key, _), .noteOff(_, let key, _):
-                release(c, Int(key & 0x7F), at: e.frame)
+                if let label = down[c].removeValue(forKey: Int(key & 0x7F)) {
+                    release(c, label, at: e.frame, respectingPedal: true)
+                }
             case .controlChange(_, 64, let value):
                 if value >= 64 { pedal[c] = true } else { liftPedal(c, at: e.frame) }
             case .controlChange(_, 120, _):
-                for key in sounding[c].keys { end(c, key, at: e.frame) }
+                for label in down[c].values { finish(label, at: e.frame) }
+                for label in sustained[c] { finish(label, at: e.frame) }
+                for p in pending where p.channel == c { finish(p.label, at: e.frame) }
+                down[c] = [:]
+                sustained[c] = []
+                pending.removeAll { $0.channel == c }
             case .controlChange(_, 121, _):
                 liftPedal(c, at: e.frame)
             case .controlChange(_, let cc, _) where cc >= 123:
-                for key in sounding[c].keys { release(c, key, at: e.frame) }
+                for label in down[c].values { release(c, label, at: e.frame, respectingPedal: true) }
+                down[c] = [:]
             default:
                 break
             }
         }
         // The render's tail begins on the last event's frame, or on the frame after it when that
-        // frame carries events (they get a step of their own); the pedals are lifted there.
+        // frame carries events (they get a step of their own).
         let tailStart = (events.last?.frame ?? -1) >= lastEventFrame ? lastEventFrame + 1 : lastEventFrame
         releasePending(before: tailStart + 1)
         if liftPedalsAtEnd {
-            for c in 0..<channelCount where pedal[c] { liftPedal(c, at: tailStart) }
+            for c in 0..<channelCount {
+                liftPedal(c, at: tailStart)
+                for label in down[c].values { release(c, label, at: tailStart, respectingPedal: false) }
+                down[c] = [:]
+            }
         }
         releasePending(before: .max)
         for c in 0..<channelCount {
-            for key in sounding[c].keys { end(c, key, at: lastEventFrame) }
+            for label in down[c].values { finish(label, at: lastEventFrame) }
+            for label in sustained[c] { finish(label, at: lastEventFrame) }
         }
-        return done.sorted { ($0.onsetFrame, $0.channel, $0.pitch) < ($1.onsetFrame, $1.channel, $1.pitch) }
+        return done.sorted { ($0.onsetFrame, $0.channel, $0.pitch, $0.offsetFrame) < ($1.onsetFrame, $1.channel, $1.pitch, $1.offsetFrame) }
     }
 }
 

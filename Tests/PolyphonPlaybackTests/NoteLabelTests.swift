@@ -56,14 +56,14 @@ import Testing
     @Test func aShortNoteEndsAfterTheMinimumNoteLengthAsTheAudioDoes() throws {
         let bank = Fixtures.sineBank(generators: [Generator(.delayVolEnv, -32768), Generator(.attackVolEnv, -32768),
                                                   Generator(.releaseVolEnv, -12000)])
-        // A 1-tick note (46 frames), and one released after 1 tick while the pedal goes down
-        // before its minimum length is up: the pedal holds it until it lifts (tick 900).
+        // A 1-tick note (46 frames), and one released after 1 tick with the pedal going down
+        // before its minimum length is up: the held-back release begins anyway.
         let song = Fixtures.song([(0, 69, 100, 1), (1, 69, 400, 1)],
                                  extra: [MIDIEvent(tick: 404, message: .controlChange(channel: 1, controller: 64, value: 127)),
                                          MIDIEvent(tick: 900, message: .controlChange(channel: 1, controller: 64, value: 0))])
         let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
         // 10 ms at 44.1 kHz is 441 frames: 7 control periods, 448 frames.
-        #expect(labels.map(\.offsetFrame) == [Self.frame(100) + 448, Self.frame(900)])
+        #expect(labels.map(\.offsetFrame) == [Self.frame(100) + 448, Self.frame(400) + 448])
         let capture = RenderCapture()
         _ = try OfflineRenderer(soundBank: bank, options: Self.options()).render(song, into: capture.sink)
         let audio = capture.left
@@ -78,6 +78,21 @@ import Testing
         // Turned off, the labels follow the note-offs.
         #expect(MIDISchedule(file: song, sampleRate: 44100).noteLabels(minimumNoteLength: 0).map(\.offsetFrame)
                 == [Self.frame(101), Self.frame(401)])
+    }
+
+    @Test func aKeyStruckAgainUnderThePedalLeavesTheEarlierNoteSounding() throws {
+        let song = Fixtures.song([(0, 60, 0, 300), (0, 60, 100, 100), (1, 62, 0, 50), (1, 62, 100, 100)],
+                                 extra: [MIDIEvent(tick: 10, message: .controlChange(channel: 0, controller: 64, value: 127)),
+                                         MIDIEvent(tick: 600, message: .controlChange(channel: 0, controller: 64, value: 0))])
+        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        // Channel 1 (pedal down): both strikes of key 60 sound until the pedal lifts at 600.
+        // Channel 2 (no pedal): the first note ends at its note-off.
+        #expect(labels.map { [Int($0.onsetFrame), Int($0.offsetFrame), $0.channel] } == [
+            [Int(Self.frame(0)), Int(Self.frame(600)), 1],
+            [Int(Self.frame(0)), Int(Self.frame(50)), 2],
+            [Int(Self.frame(100)), Int(Self.frame(600)), 1],
+            [Int(Self.frame(100)), Int(Self.frame(200)), 2],
+        ])
     }
 
     @Test func pedalsStillDownAtTheEndReleaseWhereTheTailBegins() throws {
