@@ -28,6 +28,12 @@ struct SynthesisOptions: ParsableArguments {
     @Flag(help: "Stop at the last event instead of letting notes ring out.")
     var endAtLastEvent = false
 
+    @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
+    var minNoteLength: Double = 10
+
+    @Flag(help: "Keep sustain and sostenuto pedals down when the song ends (default: lift them and release every note, as FluidSynth's player does).")
+    var keepPedals = false
+
     func validate() throws {
         if !(8000...192_000).contains(rate) { throw ValidationError("--rate must be 8000–192000") }
         if Interpolation(rawValue: interpolation) == nil {
@@ -36,6 +42,7 @@ struct SynthesisOptions: ParsableArguments {
         if sampleFormat == nil { throw ValidationError("--bits must be 16, 24 or 32f") }
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
         if maxTail < 0 { throw ValidationError("--max-tail must be ≥ 0") }
+        if !(0...1000).contains(minNoteLength) { throw ValidationError("--min-note-length must be 0–1000 ms") }
     }
 
     /// The `--bits` sample format.
@@ -58,6 +65,8 @@ struct SynthesisOptions: ParsableArguments {
         options.maxTail = maxTail
         options.maxDuration = duration.limit
         options.endAtLastEvent = endAtLastEvent
+        options.synthesizer.minimumNoteLength = minNoteLength / 1000
+        options.liftPedalsAtEnd = !keepPedals
         return options
     }
 }
