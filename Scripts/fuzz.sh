@@ -32,8 +32,10 @@ done
 swift build -c release --product PolyphonFuzz >/dev/null
 tool=".build/release/PolyphonFuzz"
 if [ "$target" = "list" ] || [ -z "$target" ]; then "$tool" targets; exit 0; fi
+# --disable-dead-strip: the linker's --gc-sections (SwiftPM's default for release products)
+# can drop the coverage counters' sections, leaving libFuzzer blind.
 build_fuzzer() {
-    swift build -c release --product PolyphonFuzz --scratch-path "$root/build" \
+    swift build -c release --product PolyphonFuzz --scratch-path "$root/build" --disable-dead-strip \
         --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING >/dev/null
 }
 fuzzer="$root/build/release/PolyphonFuzz"
@@ -41,11 +43,14 @@ counters() {
     POLYPHON_FUZZ_TARGET=midi-stream "$fuzzer" -runs=0 2>&1 | grep -o '([0-9]* inline 8-bit counters' | grep -o '[0-9]*' | head -1 || true
 }
 build_fuzzer
-# An incremental rebuild has been seen to drop the coverage instrumentation; rebuild from
-# scratch when the binary reports next to no counters.
+# A fuzzer without coverage counters fuzzes blind: rebuild from scratch once, then refuse.
 if [ "$(counters)" -lt 1000 ] 2>/dev/null || [ -z "$(counters)" ]; then
     rm -rf "$root/build"
     build_fuzzer
+fi
+if [ "$(counters)" -lt 1000 ] 2>/dev/null || [ -z "$(counters)" ]; then
+    echo "fuzz.sh: the fuzzer binary has no coverage instrumentation ($(counters) counters); not fuzzing blind" >&2
+    exit 1
 fi
 
 if [ "$target" = "all" ]; then targets=$("$tool" targets | cut -d' ' -f1); else targets="$target"; fi
