@@ -32,11 +32,12 @@ done
 swift build -c release --product PolyphonFuzz >/dev/null
 tool=".build/release/PolyphonFuzz"
 if [ "$target" = "list" ] || [ -z "$target" ]; then "$tool" targets; exit 0; fi
-# --disable-dead-strip: the linker's --gc-sections (SwiftPM's default for release products)
-# can drop the coverage counters' sections, leaving libFuzzer blind.
+# The swift driver has been seen to hand its compile jobs -sanitize=address alone, dropping
+# the fuzzer's coverage instrumentation (a binary with 2 counters instead of ~34,000): the
+# frontend is given -sanitize=fuzzer itself.
 build_fuzzer() {
-    swift build -c release --product PolyphonFuzz --scratch-path "$root/build" --disable-dead-strip \
-        --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING >/dev/null
+    swift build -c release --product PolyphonFuzz --scratch-path "$root/build" \
+        --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING -Xswiftc -Xfrontend -Xswiftc -sanitize=fuzzer >/dev/null
 }
 fuzzer="$root/build/release/PolyphonFuzz"
 counters() {
@@ -50,9 +51,9 @@ if [ "$(counters)" -lt 1000 ] 2>/dev/null || [ -z "$(counters)" ]; then
 fi
 blind=""
 if [ "$(counters)" -lt 1000 ] 2>/dev/null || [ -z "$(counters)" ]; then
-    # Seen on fresh clones (2 counters instead of ~34,000; cause not found yet): the targets
-    # still run and still catch crashes on their seeds and random inputs, but without coverage
-    # feedback. Said on every line, never reported as coverage.
+    # Should not happen any more (see build_fuzzer); if it does, the targets still run and
+    # catch crashes on their seeds and random inputs, but without coverage feedback — said on
+    # every line, never reported as coverage.
     blind=" — BLIND: the fuzzer binary has no coverage instrumentation ($(counters) counters)"
     echo "fuzz.sh: warning: the fuzzer binary has no coverage instrumentation; fuzzing without coverage feedback" >&2
 fi
