@@ -171,13 +171,7 @@ import Testing
         #expect(stems.keys.sorted() == [0, 5, 128])
         #expect(labels.count == 3 && labels[0].hasPrefix("program000") && labels[1].hasPrefix("program005")
                 && labels[2].hasPrefix("drums000"))
-        var maxError: Float = 0
-        for i in 0..<mix.left.count {
-            let l = stems.values.reduce(Float(0)) { $0 + $1.left[i] }
-            let r = stems.values.reduce(Float(0)) { $0 + $1.right[i] }
-            maxError = max(maxError, abs(l - mix.left[i]), abs(r - mix.right[i]))
-        }
-        #expect(maxError < 1e-6)
+        #expect(mix.largestDifference(fromSumOf: stems.values) < 1e-6)
         // Each stem holds only its own notes: program 5's stem is silent before its note (tick 960).
         let before = Int(Self.frame(960))
         #expect(stems[5]!.left[..<before].allSatisfy { $0 == 0 })

@@ -97,13 +97,7 @@ struct OfflineRendererTests {
             return c.sink
         }, mix: mix.sink)
         #expect(stems.count == 4)
-        var maxError: Float = 0
-        for i in 0..<mix.left.count {
-            let l = stems.values.reduce(Float(0)) { $0 + $1.left[i] }
-            let r = stems.values.reduce(Float(0)) { $0 + $1.right[i] }
-            maxError = max(maxError, abs(l - mix.left[i]), abs(r - mix.right[i]))
-        }
-        #expect(maxError < 1e-6)
+        #expect(mix.largestDifference(fromSumOf: stems.values) < 1e-6)
         // And the mix equals a plain render of the same song.
         let plain = RenderCapture()
         _ = try OfflineRenderer(soundBank: bank, options: options(effects: true)).render(song, into: plain.sink)

@@ -51,3 +51,17 @@ final class RenderCapture {
     }
 }
 
+
+extension RenderCapture {
+    /// The largest difference between this capture (a mix) and the sum of `stems`, sample by
+    /// sample on both channels.
+    func largestDifference(fromSumOf stems: some Collection<RenderCapture>) -> Float {
+        var largest: Float = 0
+        for i in 0..<left.count {
+            let l = stems.reduce(Float(0)) { $0 + $1.left[i] }
+            let r = stems.reduce(Float(0)) { $0 + $1.right[i] }
+            largest = max(largest, abs(l - left[i]), abs(r - right[i]))
+        }
+        return largest
+    }
+}
