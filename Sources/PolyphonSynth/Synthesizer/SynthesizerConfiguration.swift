@@ -31,7 +31,10 @@ public enum VoiceStealing: String, Sendable, CaseIterable {
 
 /// What the default velocity → filter cutoff modulator (SF2 2.04 §8.4.2) does.
 public enum VelocityToFilterMode: String, Sendable, CaseIterable {
-    /// FluidSynth's behaviour: the modulator exists (so banks can override it) but contributes 0.
+    /// FluidSynth's behaviour: the default contributes 0, but a bank's modulator identical to it
+    /// counts with its own amount (an instrument's replaces the 0, a preset's adds to it): that
+    /// is how SoundFont designers turn velocity filtering on. FluidSynth's own variant of the
+    /// default (velocity switch as amount source) contributes 0 wherever it appears.
     case fluidSynth
     /// The letter of the spec: up to −2400 cents of cutoff at low velocities.
     case specification

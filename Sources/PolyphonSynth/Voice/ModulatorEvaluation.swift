@@ -87,16 +87,13 @@ enum ModulatorEvaluation {
     }
 
     /// FluidSynth's default velocity → filter modulator (with its velocity switch as amount
-    /// source), which FluidSynth recognises by identity like the spec's own version.
+    /// source). FluidSynth's `fluid_mod_get_value` returns 0 for any modulator identical to it,
+    /// whatever its amount. The spec's own default (no amount source) is a different modulator
+    /// to FluidSynth: a bank's copy of it counts (see ``VelocityToFilterMode/fluidSynth``).
     static let fluidVelocityToFilter = Modulator(
         source: .init(.noteOnVelocity, isDecreasing: true, curve: .linear),
         destination: .initialFilterFc, amount: -2400,
         amountSource: .init(.noteOnVelocity, curve: .switch))
-
-    /// True for a modulator identical to the default velocity → filter cutoff modulator.
-    static func isVelocityToFilter(_ m: Modulator) -> Bool {
-        m.isIdentical(to: Modulator.defaults[1]) || m.isIdentical(to: fluidVelocityToFilter)
-    }
 
     /// Sums every modulator's output per destination generator (59 = pitch in cents).
     static func sum(_ modulators: [Modulator], context: Context, velocityToFilter: VelocityToFilterMode)
@@ -106,7 +103,7 @@ enum ModulatorEvaluation {
         for m in modulators {
             let dest = Int(m.destination)
             guard dest < 61, m.amount != 0 else { continue }
-            if velocityToFilter == .fluidSynth && isVelocityToFilter(m) { continue }
+            if velocityToFilter == .fluidSynth && m.isIdentical(to: fluidVelocityToFilter) { continue }
             if m.source.rawValue == 0 { continue }  // no primary source: output 0 (FluidSynth)
             let v1 = value(of: m.source, in: context)
             if v1 == 0 { continue }
