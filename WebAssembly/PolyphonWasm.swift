@@ -38,9 +38,34 @@ let optionNoChorus: Int32 = 2
 /// bank, −2 when the synthesizer cannot be made.
 @_cdecl("polyphon_create")
 public func polyphonCreate(_ sampleRate: Double, _ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ options: Int32) -> Int32 {
-    guard let bytes, count > 0 else { return -1 }
+    guard let bank = readBank(bytes, count) else { return -1 }
+    return makeSynthesizer(sampleRate, bank, options)
+}
+
+/// As ``polyphonCreate(_:_:_:_:)`` for several SF2 banks played as one (``SoundFont/merging(_:)``:
+/// the earlier bank's preset wins where two hold the same bank and program). `table` holds
+/// `count` pairs of 32-bit words: each bank's address and byte count. Returns −1 when one of
+/// them is not a SoundFont 2 bank or they cannot be merged.
+@_cdecl("polyphon_create_merged")
+public func polyphonCreateMerged(_ sampleRate: Double, _ table: UnsafePointer<Int32>?, _ count: Int32, _ options: Int32) -> Int32 {
+    guard let table, count > 0 else { return -1 }
+    var banks: [SoundFont] = []
+    for i in 0..<Int(count) {
+        let address = UInt(UInt32(bitPattern: table[2 * i]))
+        guard let bank = readBank(UnsafePointer(bitPattern: address), table[2 * i + 1]) else { return -1 }
+        banks.append(bank)
+    }
+    guard let bank = banks.count == 1 ? banks[0] : SoundFont.merging(banks) else { return -1 }
+    return makeSynthesizer(sampleRate, bank, options)
+}
+
+private func readBank(_ bytes: UnsafePointer<UInt8>?, _ count: Int32) -> SoundFont? {
+    guard let bytes, count > 0 else { return nil }
     let data = Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
-    guard let bank = try? SoundFont(bytes: data, name: "bank.sf2", sampleDecoder: nil) else { return -1 }
+    return try? SoundFont(bytes: data, name: "bank.sf2", sampleDecoder: nil)
+}
+
+private func makeSynthesizer(_ sampleRate: Double, _ bank: SoundFont, _ options: Int32) -> Int32 {
     var configuration = SynthesizerConfiguration()
     configuration.reverbEnabled = options & optionNoReverb == 0
     configuration.chorusEnabled = options & optionNoChorus == 0
