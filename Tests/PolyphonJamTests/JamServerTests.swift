@@ -183,6 +183,24 @@ import PolyphonTestSupport
         }
     }
 
+    /// FLAC goes through libsndfile, loaded at run time: a FLAC stream where it is installed
+    /// (always under CI), else a one-line reason naming the library.
+    @Test func flacExportNeedsOnlyLibsndfileAtRunTime() async throws {
+        let available = (try? Libsndfile.load()) != nil
+        try await Self.withServer { client, _ in
+            try await client.execute(uri: "/api/export/audio?format=flac&bits=24", method: .post,
+                                     body: try Self.body(Self.take)) { response in
+                if available || RealFiles.isCI {
+                    #expect(response.status == .ok)
+                    #expect(Array(response.body.readableBytesView.prefix(4)) == Array("fLaC".utf8))
+                } else {
+                    #expect(response.status == .internalServerError)
+                    #expect(String(buffer: response.body).contains("libsndfile"))
+                }
+            }
+        }
+    }
+
     @Test func badAndOversizedTakesGetTheir4xxAndTheServerGoesOn() async throws {
         var limits = JamLimits()
         limits.maxRequestBytes = 64 << 10
