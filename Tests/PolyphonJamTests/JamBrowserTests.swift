@@ -116,6 +116,14 @@ import PolyphonWebKit
         print("jam piano vs violin: harmonics 2–8 differ by \(difference) dB RMS")
         #expect(difference > 6)
 
+        // A MIDI keyboard's message reaches the live channel whatever its own: the wheel bends
+        // A4 up two semitones.
+        let bent = try Self.floats(out + "/a4-bent.f32")
+        let bentPitch = Self.peakFrequency(bent.left[Int(0.1 * rate)..<Int(0.9 * rate)], rate: rate, low: 470, high: 520)
+        let expected = 440 * pow(2, 2.0 * 8191 / 8192 / 12)
+        print("jam A4 bent by a MIDI input: \(bentPitch) Hz (\(Measure.cents(bentPitch, expected)) cents from \(expected))")
+        #expect(abs(Measure.cents(bentPitch, expected)) < 5)
+
         // The recorded take exports to a .mid with its notes; the layer over it as a second track.
         let take1 = try JSONDecoder().decode(Take.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/take1.json")))
         let take2 = try JSONDecoder().decode(Take.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/take2.json")))

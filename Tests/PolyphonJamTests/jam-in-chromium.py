@@ -73,6 +73,14 @@ try:
         jam.noteOn(69, 100); const c = await jam.captureOutput(1.0); jam.noteOff(69); await sleep(400);
         return { left: b64(c.left), right: b64(c.right) };"""))
 
+    # As from a MIDI keyboard: A4 at its own velocity, the bend wheel up (+2 semitones).
+    capture("a4-bent.f32", run("""
+        await jam.setInstrument(0); await sleep(200);
+        jam.receiveMIDI([0xE3, 0x7F, 0x7F]); jam.receiveMIDI([0x93, 69, 110]);
+        const c = await jam.captureOutput(1.0);
+        jam.receiveMIDI([0x83, 69, 0]); jam.receiveMIDI([0xE3, 0x00, 0x40]); await sleep(400);
+        return { left: b64(c.left), right: b64(c.right) };"""))
+
     take1 = run("""
         await jam.setInstrument(0); jam.setVelocity(90);
         await jam.startRecording(); await sleep(300);

@@ -690,6 +690,8 @@ const jam = {
   noteOn, noteOff, setInstrument, setOctave, setVelocity, sustain,
   startRecording, stopRecording, play, stop, undoLayer, exportMIDI, exportAudio, captureOutput,
   clearTake() { stop(); state.take = null; save(); renderLayers(); },
+  /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
+  receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   lastPlayback: null,
 };
 window.jam = jam;
