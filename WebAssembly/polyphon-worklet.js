@@ -22,7 +22,8 @@
 //       { type: "log", events: [[frame, ...bytes], …] }.
 //   { type: "capture", frames, from?, id? } — the next `frames` frames the engine plays (from
 //       frame `from`, if given and not past), answered { type: "captured", id, from, left, right }.
-// It answers { type: "ready", sampleRate, frame } once a bank is playing (or { type: "error",
+// It answers { type: "ready", sampleRate, frame, loadMs } once a bank is playing (loadMs: the time
+// the audio thread spent reading and merging the banks) (or { type: "error",
 // message }), and about ten times a second { type: "status", voices, load, frame } — load being
 // the share of the quantum's time spent rendering.
 import { PolyphonSynth } from "./polyphon.js";
@@ -110,7 +111,9 @@ class PolyphonProcessor extends AudioWorkletProcessor {
   /** A new synthesizer for `list`; the current one drains. */
   async replace(list, options) {
     const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...options });
+    const began = clock();
     synth.loadSoundFonts(list);
+    const loadMs = clock() - began;
     this.banks = list;
     if (this.synth) {
       this.draining.push({ synth: this.synth, quiet: 0 });
@@ -124,7 +127,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     } else {
       this.synth = synth;
     }
-    this.port.postMessage({ type: "ready", sampleRate, frame: currentFrame });
+    this.port.postMessage({ type: "ready", sampleRate, frame: currentFrame, loadMs });
   }
 
   /** Remembers what a new synthesizer must be told to sound the same. */

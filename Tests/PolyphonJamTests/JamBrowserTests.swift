@@ -165,7 +165,7 @@ import PolyphonWebKit
         // gives the release figures).
         let switches = try #require(result["instrumentSwitchMs"] as? [String: Double])
         print("jam instrument switch (ms, preset not fetched before): \(switches.sorted { $0.key < $1.key })")
-        #expect(switches.count == 3 && switches.values.allSatisfy { $0 < 3_000 })
+        #expect(switches.count == 6 && switches.values.allSatisfy { $0 < 3_000 })
 
         // The take survives a reload; the screenshots have the sizes asked for.
         #expect(result["layersAfterReload"] as? Int == 2)

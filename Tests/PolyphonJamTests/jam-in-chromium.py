@@ -116,7 +116,8 @@ try:
     switches = run("""
         const times = {};
         for (const program of [48, 73, 19]) {
-          const t = performance.now(); await jam.setInstrument(program); times[program] = performance.now() - t;
+          const t = performance.now(); await jam.setInstrument(program);
+          times[program] = performance.now() - t; times["audioThread" + program] = jam.lastBankLoadMs;
         }
         return times;""")
 

@@ -51,7 +51,10 @@ let firstReady = null;
 
 function received(message) {
   switch (message.type) {
-    case "ready": if (firstReady) { firstReady(); firstReady = null; } break;
+    case "ready":
+      jam.lastBankLoadMs = message.loadMs;
+      if (firstReady) { firstReady(); firstReady = null; }
+      break;
     case "status":
       $("voices").textContent = `${message.voices} voices`;
       $("load").textContent = `load ${(100 * message.load).toFixed(1)} %`;
@@ -693,6 +696,8 @@ const jam = {
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   lastPlayback: null,
+  /** How long the audio thread took to read and merge the presets at the last change, ms. */
+  lastBankLoadMs: null,
 };
 window.jam = jam;
 main().catch((error) => { say(`Could not start: ${error.message}`, true); console.error(error); });
