@@ -29,7 +29,7 @@ public final class Synthesizer {
     private var queue: EventQueue
     private let presets: PresetTable
     private var samples: SampleTable
-    let context: RenderContext
+    var context: RenderContext
 
     /// Frames rendered since creation: the clock events are scheduled against.
     public private(set) var framesRendered: Int64 = 0
