@@ -124,7 +124,7 @@ enum WebComparison {
             quanta.append((voices, best))
         }
         let figures = """
-            {"sustained": {"voices": \(sustainedVoices), "ns": \(sustained)},
+            {"runtime": "native", "sustained": {"voices": \(sustainedVoices), "ns": \(sustained)},
              "song": {"file": "\((path as NSString).lastPathComponent)", "seconds": \(Double(songFrames) / 44_100), "ns": \(song)},
              "quanta": [\(quanta.map { "{\"voices\": \($0.voices), \"ms\": \($0.ms)}" }.joined(separator: ", "))],
              "repeats": \(repeats)}
