@@ -22,7 +22,7 @@ EMBEDDED_SWIFT_FLAGS="$wasm_flags" Scripts/build-embedded-core.sh "$out/core" >/
 toolchain="$(dirname "$(command -v swiftc)")"
 # shellcheck disable=SC2086
 swiftc -enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library $wasm_flags \
-    -Xfrontend -disable-stack-protector -package-name polyphon -I "$out/core" -module-name PolyphonWasm \
+    -Xfrontend -disable-stack-protector -package-name polyphon -I "$out/core" -I WebAssembly/SIMD128 -module-name PolyphonWasm \
     -c WebAssembly/PolyphonWasm.swift -o "$out/PolyphonWasm.o"
 "$toolchain/clang" --target=wasm32-unknown-unknown -O2 -nostdlib -ffreestanding -fno-builtin \
     -c WebAssembly/runtime.c -o "$out/runtime.o"

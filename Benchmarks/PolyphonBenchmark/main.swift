@@ -8,6 +8,9 @@
 // alone (no file writing, no loudness meter, no bank loading), against FluidSynth's whole run.
 // --repeat N: every measurement is taken N times, alternating the two renderers, and the best
 // time of each is kept (machine noise only ever adds time); peak memory is the largest seen.
+// --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
+// WebAssembly module with, and the bank subset and song events its runs play, into DIR
+// (WebComparison.swift).
 import Foundation
 import PolyphonAudio
 import PolyphonMIDI
@@ -23,6 +26,8 @@ struct Arguments {
     var engineOnly = false
     var repeats = 1
     var rate = 44100.0
+    var web: String?
+    var webSong = "/usr/share/planetblupi/music/music004.mid"
 
     init() {
         var it = CommandLine.arguments.dropFirst().makeIterator()
@@ -34,6 +39,8 @@ struct Arguments {
             case "--quick": quick = true
             case "--engine": engineOnly = true
             case "--repeat": repeats = max(1, Int(it.next() ?? "") ?? 1)
+            case "--web": web = it.next()
+            case "--song": webSong = it.next() ?? webSong
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
             }
         }
@@ -95,6 +102,10 @@ let t0 = now()
 let bank = try SoundFont(contentsOf: args.soundfont)
 print(String(format: "bank: %@ (%d presets), opened in %.1f ms", (args.soundfont as NSString).lastPathComponent,
              bank.presets.count, (now() - t0) * 1000))
+if let dir = args.web {
+    try WebComparison.run(bank: bank, song: args.webSong, into: dir, repeats: args.repeats)
+    exit(0)
+}
 let fluid = which("fluidsynth")
 if fluid == nil { print("fluidsynth not installed: Polyphon figures only") }
 let tmp = NSTemporaryDirectory() + "polyphon-bench-\(getpid())"
