@@ -63,7 +63,7 @@ public struct WebAssemblyKit: Sendable {
         guard let built = (try? fm.attributesOfItem(atPath: modulePath))?[.modificationDate] as? Date else { return true }
         for folder in Self.sourceFolders {
             guard let files = fm.enumerator(atPath: packageRoot + "/" + folder) else { continue }
-            for case let file as String in files where file.hasSuffix(".swift") || file.hasSuffix(".c") {
+            for case let file as String in files where file.hasSuffix(".swift") || file.hasSuffix(".c") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {
                 let date = (try? fm.attributesOfItem(atPath: packageRoot + "/" + folder + "/" + file))?[.modificationDate] as? Date
                 if let date, date > built { return true }
             }
