@@ -72,8 +72,14 @@ struct JamCommand: AsyncParsableCommand {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
         process.arguments = [url]
         #else
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url]
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/xdg-open" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else {
+            FileHandle.standardError.write(Data("polyphon jam: no xdg-open to open a browser with; open the URL above\n".utf8))
+            return
+        }
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [url]
         #endif
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
