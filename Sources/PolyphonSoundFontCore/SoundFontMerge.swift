@@ -16,8 +16,6 @@ extension SoundFont {
         guard banks.reduce(0, { $0 + $1.samples.count }) <= Int(UInt16.max),
               banks.reduce(0, { $0 + $1.instruments.count }) <= Int(UInt16.max) else { return nil }
         let deep = banks.contains { $0.sampleData.lowBytes != nil }
-        var words: [Int16] = []
-        var lows: [UInt8]? = deep ? [] : nil
         var samples: [SampleHeader] = []
         var instruments: [Instrument] = []
         var presets: [Preset] = []
@@ -31,13 +29,12 @@ extension SoundFont {
             }
             return zone
         }
+        var base = 0
         for bank in banks {
-            let base = UInt32(words.count), sampleBase = samples.count, instrumentBase = instruments.count
-            words.append(contentsOf: bank.sampleData.words)
-            if deep { lows!.append(contentsOf: bank.sampleData.lowBytes.map(Array.init) ?? Array(repeating: 0, count: bank.sampleData.words.count)) }
+            let sampleBase = samples.count, instrumentBase = instruments.count, start = UInt32(base)
             for var header in bank.samples {
-                header.start &+= base; header.end &+= base
-                header.loopStart &+= base; header.loopEnd &+= base
+                header.start &+= start; header.end &+= start
+                header.loopStart &+= start; header.loopEnd &+= start
                 if header.sampleType.role != 1 { header.sampleLink = UInt16(clamping: Int(header.sampleLink) + sampleBase) }
                 samples.append(header)
             }
@@ -49,11 +46,26 @@ extension SoundFont {
                 preset.zones = preset.zones.map { shifted($0, .instrument, by: instrumentBase) }
                 presets.append(preset)
             }
+            base += bank.sampleData.words.count
+        }
+        // The pools end to end, copied once (a browser merges megabytes on its audio thread).
+        let pool = SampleData(count: base, hasLowBytes: deep) { words, low in
+            var at = 0
+            for bank in banks {
+                let source = bank.sampleData
+                // Raw memory copies: Embedded Swift copies typed buffers point by point.
+                if let from = source.words.baseAddress, !source.words.isEmpty {
+                    UnsafeMutableRawPointer(words.baseAddress! + at).copyMemory(from: from, byteCount: 2 * source.words.count)
+                }
+                if let low, let from = source.lowBytes?.baseAddress, let n = source.lowBytes?.count, n > 0 {
+                    UnsafeMutableRawPointer(low.baseAddress! + at).copyMemory(from: from, byteCount: min(n, source.words.count))
+                }
+                at += source.words.count
+            }
         }
         var info = first.info
         info.versionMajor = 2
         info.versionMinor = 4
-        return SoundFont(info: info, presets: presets, instruments: instruments, samples: samples,
-                         sampleData: SampleData(copying: words, lowBytes: lows))
+        return SoundFont(info: info, presets: presets, instruments: instruments, samples: samples, sampleData: pool)
     }
 }

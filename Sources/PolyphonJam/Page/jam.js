@@ -140,7 +140,9 @@ async function loadBanksNow(force) {
   const list = await Promise.all(wanted.map(fetchPreset));
   state.playing = new Set(wanted);
   const done = new Promise((resolve) => { firstReady = resolve; });
-  node.port.postMessage({ type: "soundFonts", list: list.map((b) => b.slice(0)), reverb: state.reverb, chorus: state.chorus });
+  // Copies handed over, not cloned: the audio thread does not copy megabytes again.
+  const copies = list.map((b) => b.slice(0));
+  node.port.postMessage({ type: "soundFonts", list: copies, reverb: state.reverb, chorus: state.chorus }, copies);
   await done;
 }
 
