@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Polyphon",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // macOS 14 / iOS 17: Hummingbird's (the jam server's) minimum; SwiftPM applies the package's
+    // platforms to every target.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "PolyphonMIDICore", targets: ["PolyphonMIDICore"]),
         .library(name: "PolyphonMIDI", targets: ["PolyphonMIDI"]),
@@ -15,10 +17,14 @@ let package = Package(
         .library(name: "PolyphonLive", targets: ["PolyphonLive"]),
         .library(name: "PolyphonPlayback", targets: ["PolyphonPlayback"]),
         .executable(name: "polyphon", targets: ["polyphon"]),
+        // The jam server: `polyphon jam` builds and starts it, so `render` and `demo` never
+        // compile the web server stack.
+        .executable(name: "polyphon-jam", targets: ["PolyphonJam"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         // The portable core (no Foundation; also builds as Embedded Swift for WebAssembly):
@@ -44,14 +50,26 @@ let package = Package(
         .target(name: "PolyphonPlayback",
                 dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
                                .product(name: "Atomics", package: "swift-atomics")]),
+        // The WebAssembly kit in this checkout: built from the current sources on first use.
+        .target(name: "PolyphonWebKit", path: "Sources/PolyphonWebKit"),
         .executableTarget(
             name: "polyphon",
             dependencies: [
                 "PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth", "PolyphonAudio",
-                "PolyphonLive", "PolyphonPlayback",
+                "PolyphonLive", "PolyphonPlayback", "PolyphonWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
+        // `polyphon jam`'s server (Hummingbird 2): banks, per-preset subsets, the page, exports.
+        .executableTarget(
+            name: "PolyphonJam",
+            dependencies: [
+                "PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth", "PolyphonAudio",
+                "PolyphonPlayback", "PolyphonWebKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("Page")]),
         .executableTarget(
             name: "PolyphonBenchmark",
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback"],
@@ -84,6 +102,11 @@ let package = Package(
         .testTarget(name: "PolyphonPlaybackTests",
                     dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonJamTests",
+                    dependencies: ["PolyphonJam", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
+                                   "PolyphonPlayback", "PolyphonTestSupport", "PolyphonWebKit",
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    exclude: ["jam-in-chromium.py"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",

@@ -12,8 +12,11 @@ cd "$(dirname "$0")/.."
 out="${1:-.build-embedded}"
 mkdir -p "$out"
 swiftc="${SWIFTC:-swiftc}"
+# WebAssembly SIMD (simd128) is part of the target: the core's wasm32 paths use its
+# instructions through WebAssembly/SIMD128 (clang's wasm_simd128.h as a module).
 flags=(-enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library
-       -Osize -Xfrontend -disable-stack-protector -package-name polyphon -I "$out" ${EMBEDDED_SWIFT_FLAGS:-})
+       -Osize -Xcc -msimd128 -Xfrontend -disable-stack-protector -package-name polyphon -I "$out" -I WebAssembly/SIMD128
+       ${EMBEDDED_SWIFT_FLAGS:-})
 for module in PolyphonMIDICore PolyphonSoundFontCore PolyphonSynth; do
     sources=$(find "Sources/$module" -name '*.swift' | sort)
     # shellcheck disable=SC2086

@@ -10,20 +10,27 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build-wasm}"
 mkdir -p "$out"
+# One build at a time per folder (export-web, jam and the tests may start one together); the
+# module appears under its name only when complete.
+if command -v flock >/dev/null; then
+    exec 9>"$out/.build.lock"
+    flock 9
+fi
 # WebAssembly SIMD (simd128) for the engine's vector code; optimised for speed.
 wasm_flags="${POLYPHON_WASM_FLAGS:--O -Xcc -msimd128}"
 EMBEDDED_SWIFT_FLAGS="$wasm_flags" Scripts/build-embedded-core.sh "$out/core" >/dev/null
 toolchain="$(dirname "$(command -v swiftc)")"
 # shellcheck disable=SC2086
 swiftc -enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library $wasm_flags \
-    -Xfrontend -disable-stack-protector -package-name polyphon -I "$out/core" -module-name PolyphonWasm \
+    -Xfrontend -disable-stack-protector -package-name polyphon -I "$out/core" -I WebAssembly/SIMD128 -module-name PolyphonWasm \
     -c WebAssembly/PolyphonWasm.swift -o "$out/PolyphonWasm.o"
 "$toolchain/clang" --target=wasm32-unknown-unknown -O2 -nostdlib -ffreestanding -fno-builtin \
     -c WebAssembly/runtime.c -o "$out/runtime.o"
 exports=()
-for f in alloc free create send render active_voices reset destroy; do exports+=("--export=polyphon_$f"); done
+for f in alloc free create create_merged send render active_voices reset destroy; do exports+=("--export=polyphon_$f"); done
 "$toolchain/wasm-ld" --no-entry --strip-all "${exports[@]}" \
     "$out"/core/*.o "$out/PolyphonWasm.o" "$out/runtime.o" \
     "$toolchain/../lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
-    -o "$out/polyphon.wasm"
+    -o "$out/polyphon.wasm.partial"
+mv -f "$out/polyphon.wasm.partial" "$out/polyphon.wasm"
 echo "built $out/polyphon.wasm ($(wc -c < "$out/polyphon.wasm") bytes)"

@@ -32,15 +32,46 @@ let optionNoReverb: Int32 = 1
 let optionNoChorus: Int32 = 2
 
 /// A synthesizer at `sampleRate` playing the SF2 bank whose `count` bytes lie at `bytes`
-/// (copied; the caller may free them). Settings as `polyphon render`: gain 0.2, cubic
+/// (its samples copied; the caller may free the bytes). Settings as `polyphon render`: gain 0.2, cubic
 /// interpolation, 256 voices, reverb and chorus on unless `options` turns them off (bit 1: no
 /// reverb, bit 2: no chorus). Returns a handle ≥ 0, or −1 when the bytes are not a SoundFont 2
 /// bank, −2 when the synthesizer cannot be made.
 @_cdecl("polyphon_create")
 public func polyphonCreate(_ sampleRate: Double, _ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ options: Int32) -> Int32 {
-    guard let bytes, count > 0 else { return -1 }
-    let data = Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
-    guard let bank = try? SoundFont(bytes: data, name: "bank.sf2", sampleDecoder: nil) else { return -1 }
+    guard let bank = readBank(bytes, count).flatMap({ SoundFont.merging([$0]) }) else { return -1 }
+    return makeSynthesizer(sampleRate, bank, options)
+}
+
+/// As ``polyphonCreate(_:_:_:_:)`` for several SF2 banks played as one (``SoundFont/merging(_:)``:
+/// the earlier bank's preset wins where two hold the same bank and program). `table` holds
+/// `count` pairs of 32-bit words: each bank's address and byte count. Returns −1 when one of
+/// them is not a SoundFont 2 bank or they cannot be merged.
+@_cdecl("polyphon_create_merged")
+public func polyphonCreateMerged(_ sampleRate: Double, _ table: UnsafePointer<Int32>?, _ count: Int32, _ options: Int32) -> Int32 {
+    guard let table, count > 0 else { return -1 }
+    var banks: [SoundFont] = []
+    for i in 0..<Int(count) {
+        let address = UInt(UInt32(bitPattern: table[2 * i]))
+        guard let bank = readBank(UnsafePointer(bitPattern: address), table[2 * i + 1]) else { return -1 }
+        banks.append(bank)
+    }
+    guard let bank = SoundFont.merging(banks) else { return -1 }
+    return makeSynthesizer(sampleRate, bank, options)
+}
+
+/// Stands in for the owner of memory the caller keeps until the call returns.
+private final class CallersMemory {}
+
+/// A bank read in place from the caller's bytes: valid only during the call, so callers merge
+/// it (``SoundFont/merging(_:)``), which copies the sample pool once into memory of its own —
+/// one pass over the megabytes instead of four, on a browser's audio thread.
+private func readBank(_ bytes: UnsafePointer<UInt8>?, _ count: Int32) -> SoundFont? {
+    guard let bytes, count > 0 else { return nil }
+    return try? SoundFont(bytes: UnsafeRawBufferPointer(start: bytes, count: Int(count)), owner: CallersMemory(),
+                          name: "bank.sf2", sampleDecoder: nil)
+}
+
+private func makeSynthesizer(_ sampleRate: Double, _ bank: SoundFont, _ options: Int32) -> Int32 {
     var configuration = SynthesizerConfiguration()
     configuration.reverbEnabled = options & optionNoReverb == 0
     configuration.chorusEnabled = options & optionNoChorus == 0

@@ -1,25 +1,54 @@
 // An AudioWorkletProcessor that plays Polyphon: register it with
 //   await context.audioWorklet.addModule("polyphon-worklet.js");
-//   const node = new AudioWorkletNode(context, "polyphon", { outputChannelCount: [2] });
+//   const node = new AudioWorkletNode(context, "polyphon", { numberOfInputs: 0, outputChannelCount: [2] });
 //   node.port.postMessage({ type: "init", module: wasmBytesOrModule, soundFont: sf2Bytes });
 // then send timestamped MIDI: { type: "midi", bytes: [0x90, 60, 100], time: context.currentTime }.
 // A message whose time lies in the past plays at the start of the next quantum; one in the
-// future plays on its exact frame. The processor answers { type: "ready" } once the bank is
-// loaded (or { type: "error", message }), and about ten times a second
-// { type: "status", voices, load } — load being the share of the quantum's time spent rendering.
+// future plays on its exact frame.
+//
+// Messages it takes:
+//   { type: "init", module, soundFont | soundFonts: [bytes…], reverb?, chorus? }
+//   { type: "soundFonts", list: [bytes…], reverb?, chorus? } — play these banks as one from now
+//       on (e.g. per-preset subsets). Nothing is cut: notes already sounding ring out on the
+//       previous synthesizer, new ones start on the new one, and the channels' settings
+//       (programs, controllers, bend, SysEx) carry over.
+//   { type: "soundFont", bytes } — the same with one bank.
+//   { type: "midi", bytes, time = 0, record = false }
+//   { type: "reset", fresh = false } — silence and defaults; pending messages are dropped. With
+//       `fresh`, a new synthesizer for the same banks replaces the old one, effect tails and all:
+//       what follows sounds exactly as a render that starts from nothing.
+//   { type: "log", on: true } / { type: "log", on: false } — keep every message sent with
+//       `record: true`, with the frame it played on; turning it off answers
+//       { type: "log", events: [[frame, ...bytes], …] }.
+//   { type: "capture", frames, from?, id? } — the next `frames` frames the engine plays (from
+//       frame `from`, if given and not past), answered { type: "captured", id, from, left, right }.
+// It answers { type: "ready", sampleRate, frame, loadMs } once a bank is playing (loadMs: the time
+// the audio thread spent reading and merging the banks) (or { type: "error",
+// message }), and about ten times a second { type: "status", voices, load, frame } — load being
+// the share of the quantum's time spent rendering.
 import { PolyphonSynth } from "./polyphon.js";
 
 const clock = globalThis.performance?.now ? () => globalThis.performance.now() : () => Date.now();
+/** Controllers whose values carry over to a new synthesizer, in the order they are replayed. */
+const kept = [0, 32, 1, 7, 10, 11, 64, 66, 67, 71, 72, 73, 74, 91, 93];
 
 class PolyphonProcessor extends AudioWorkletProcessor {
   constructor() {
     super();
+    this.module = null;
     this.synth = null;
+    this.draining = [];  // { synth, quiet } — earlier synthesizers letting their notes ring out
     this.pending = [];
     this.left = new Float32Array(128);
     this.right = new Float32Array(128);
+    this.mixLeft = new Float32Array(128);
+    this.mixRight = new Float32Array(128);
     this.load = 0;
     this.lastStatus = 0;
+    this.log = null;
+    this.captures = [];
+    this.channels = Array.from({ length: 16 }, () => ({ controllers: new Map(), program: null, bend: null }));
+    this.sysex = [];  // the latest SysEx messages, replayed to a new synthesizer
     this.port.onmessage = (event) => this.receive(event.data);
   }
 
@@ -27,54 +56,163 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     try {
       switch (message.type) {
         case "init":
-          this.synth = await PolyphonSynth.create({ module: message.module, sampleRate,
-                                                    reverb: message.reverb ?? true, chorus: message.chorus ?? true });
-          if (message.soundFont) this.synth.loadSoundFont(message.soundFont);
-          this.port.postMessage({ type: "ready", sampleRate });
+          this.module = message.module instanceof WebAssembly.Module ? message.module : await WebAssembly.compile(message.module);
+          this.options = { reverb: message.reverb ?? true, chorus: message.chorus ?? true };
+          if (message.soundFont || message.soundFonts) {
+            await this.replace(message.soundFonts ?? [message.soundFont], this.options);
+          }
           break;
         case "soundFont":
-          this.synth.loadSoundFont(message.bytes);
-          this.port.postMessage({ type: "ready", sampleRate });
+          await this.replace([message.bytes], this.options);
+          break;
+        case "soundFonts":
+          this.options = { reverb: message.reverb ?? this.options.reverb, chorus: message.chorus ?? this.options.chorus };
+          await this.replace(message.list, this.options);
           break;
         case "midi": {
           const frame = Math.round((message.time ?? 0) * sampleRate);
           // Kept in time order (stable for equal frames).
           let i = this.pending.length;
           while (i > 0 && this.pending[i - 1].frame > frame) i--;
-          this.pending.splice(i, 0, { frame, bytes: message.bytes });
+          this.pending.splice(i, 0, { frame, bytes: message.bytes, record: message.record ?? false });
           break;
         }
         case "reset":
           this.pending.length = 0;
-          this.synth?.reset();
+          for (const old of this.draining) old.synth.dispose();
+          this.draining.length = 0;
+          if (message.fresh && this.synth) {
+            const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...this.options });
+            synth.loadSoundFonts(this.banks);
+            this.synth.dispose();
+            this.synth = synth;
+          } else {
+            this.synth?.reset();
+          }
+          for (const channel of this.channels) { channel.controllers.clear(); channel.program = channel.bend = null; }
+          this.sysex = [];
           break;
+        case "log":
+          if (message.on) this.log = [];
+          else { this.port.postMessage({ type: "log", events: this.log ?? [] }); this.log = null; }
+          break;
+        case "capture": {
+          const frames = Math.max(0, Math.min(message.frames | 0, 600 * sampleRate));
+          this.captures.push({ id: message.id, from: Math.max(message.from ?? 0, currentFrame), filled: 0,
+                               left: new Float32Array(frames), right: new Float32Array(frames) });
+          break;
+        }
       }
     } catch (error) {
       this.port.postMessage({ type: "error", message: String(error?.message ?? error) });
     }
   }
 
+  /** A new synthesizer for `list`; the current one drains. */
+  async replace(list, options) {
+    const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...options });
+    const began = clock();
+    synth.loadSoundFonts(list);
+    const loadMs = clock() - began;
+    this.banks = list;
+    if (this.synth) {
+      this.draining.push({ synth: this.synth, quiet: 0 });
+      this.synth = synth;
+      for (const bytes of this.sysex) synth.send(bytes, 0);
+      for (const [c, channel] of this.channels.entries()) {
+        for (const cc of kept) if (channel.controllers.has(cc)) synth.send([0xB0 | c, cc, channel.controllers.get(cc)], 0);
+        if (channel.program !== null) synth.send([0xC0 | c, channel.program], 0);
+        if (channel.bend !== null) synth.send([0xE0 | c, channel.bend & 0x7F, channel.bend >> 7], 0);
+      }
+    } else {
+      this.synth = synth;
+    }
+    this.port.postMessage({ type: "ready", sampleRate, frame: currentFrame, loadMs });
+  }
+
+  /** Remembers what a new synthesizer must be told to sound the same. */
+  track(bytes) {
+    const status = bytes[0];
+    if (status === 0xF0) {
+      this.sysex.push(bytes);
+      if (this.sysex.length > 64) this.sysex.shift();
+      return;
+    }
+    const channel = this.channels[status & 0x0F];
+    switch (status & 0xF0) {
+      case 0xB0:
+        if (bytes[1] === 121) { channel.controllers.clear(); channel.bend = null; }
+        else if (kept.includes(bytes[1])) channel.controllers.set(bytes[1], bytes[2]);
+        break;
+      case 0xC0: channel.program = bytes[1]; break;
+      case 0xE0: channel.bend = bytes[1] | (bytes[2] << 7); break;
+    }
+  }
+
   process(inputs, outputs) {
     const output = outputs[0];
     const left = output[0], right = output[1] ?? output[0];
-    if (!this.synth || this.synth.handle < 0) return true;
+    if (!this.synth) return true;
     const frames = left.length, start = currentFrame;
-    if (this.left.length !== frames) { this.left = new Float32Array(frames); this.right = new Float32Array(frames); }
+    if (this.left.length !== frames) {
+      for (const name of ["left", "right", "mixLeft", "mixRight"]) this[name] = new Float32Array(frames);
+    }
     const began = clock();
     while (this.pending.length && this.pending[0].frame < start + frames) {
       const event = this.pending.shift();
-      try { this.synth.send(event.bytes, Math.max(0, event.frame - start)); } catch { /* not a message: dropped */ }
+      const offset = Math.max(0, event.frame - start);
+      const bytes = event.bytes, noteOn = (bytes[0] & 0xF0) === 0x90 && bytes[2] > 0;
+      try {
+        this.synth.send(bytes, offset);
+        // Note-offs, pedals and controllers also reach the notes still ringing on earlier synthesizers.
+        if (!noteOn) for (const old of this.draining) old.synth.send(bytes, offset);
+        this.track(bytes);
+        if (event.record && this.log) this.log.push([start + offset, ...bytes]);
+      } catch { /* not a message: dropped */ }
     }
-    this.synth.render(this.left, this.right);
-    left.set(this.left);
-    if (output[1]) right.set(this.right);
+    this.synth.render(this.mixLeft, this.mixRight);
+    for (let i = this.draining.length - 1; i >= 0; i--) {
+      const old = this.draining[i];
+      old.synth.render(this.left, this.right);
+      let peak = 0;
+      for (let j = 0; j < frames; j++) {
+        this.mixLeft[j] += this.left[j];
+        this.mixRight[j] += this.right[j];
+        peak = Math.max(peak, Math.abs(this.left[j]), Math.abs(this.right[j]));
+      }
+      // Gone once no voice is left and its effects have rung out for a second.
+      old.quiet = old.synth.activeVoices === 0 && peak < 1e-6 ? old.quiet + frames : 0;
+      if (old.quiet > sampleRate) { old.synth.dispose(); this.draining.splice(i, 1); }
+    }
+    left.set(this.mixLeft);
+    if (output[1]) right.set(this.mixRight);
+    this.captureBlock(start, frames);
     const spent = clock() - began;
     this.load = 0.9 * this.load + 0.1 * (spent / (1000 * frames / sampleRate));
     if (currentTime - this.lastStatus > 0.1) {
       this.lastStatus = currentTime;
-      this.port.postMessage({ type: "status", voices: this.synth.activeVoices, load: this.load });
+      let voices = this.synth.activeVoices;
+      for (const old of this.draining) voices += old.synth.activeVoices;
+      this.port.postMessage({ type: "status", voices, load: this.load, frame: start });
     }
     return true;
+  }
+
+  captureBlock(start, frames) {
+    for (let c = this.captures.length - 1; c >= 0; c--) {
+      const capture = this.captures[c];
+      const from = Math.max(capture.from + capture.filled, start);
+      const count = Math.min(start + frames - from, capture.left.length - capture.filled);
+      if (count <= 0) continue;
+      capture.left.set(this.mixLeft.subarray(from - start, from - start + count), capture.filled);
+      capture.right.set(this.mixRight.subarray(from - start, from - start + count), capture.filled);
+      capture.filled += count;
+      if (capture.filled === capture.left.length) {
+        this.port.postMessage({ type: "captured", id: capture.id, from: capture.from, left: capture.left, right: capture.right },
+                              [capture.left.buffer, capture.right.buffer]);
+        this.captures.splice(c, 1);
+      }
+    }
   }
 }
 

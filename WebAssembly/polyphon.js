@@ -3,6 +3,7 @@
 //   import { PolyphonSynth } from "./polyphon.js";
 //   const synth = await PolyphonSynth.create({ module: wasmBytesOrModule, sampleRate: 48000 });
 //   synth.loadSoundFont(sf2Bytes);            // a SoundFont 2 bank (ArrayBuffer or typed array)
+//   synth.loadSoundFonts([piano, drums]);     // or several played as one (per-preset subsets)
 //   synth.send([0x90, 60, 100], 0);           // one MIDI message, at a frame of the next render
 //   synth.render(left, right);                // fills two equal-length Float32Arrays
 //   synth.activeVoices; synth.reset(); synth.dispose();
@@ -31,16 +32,38 @@ export class PolyphonSynth {
 
   /** Plays `bytes`, a SoundFont 2 bank, from now on (the previous bank is freed). */
   loadSoundFont(bytes) {
-    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+    this.loadSoundFonts([bytes]);
+  }
+
+  /**
+   * Plays several SoundFont 2 banks as one from now on — e.g. per-preset subsets fetched one by
+   * one; where two hold the same bank and program, the earlier one's preset plays. The previous
+   * bank and every sounding voice are freed.
+   */
+  loadSoundFonts(list) {
+    if (!list.length) throw new RangeError("no SoundFont given");
     const e = this.exports;
-    const pointer = e.polyphon_alloc(data.length);
-    if (!pointer) throw new RangeError(`no memory for a ${data.length}-byte bank`);
-    new Uint8Array(e.memory.buffer, pointer, data.length).set(data);
-    const handle = e.polyphon_create(this.sampleRate, pointer, data.length, this.options);
-    e.polyphon_free(pointer);
-    if (handle < 0) throw new Error(handle === -1 ? "not a SoundFont 2 bank" : "the synthesizer could not be created");
-    if (this.handle >= 0) e.polyphon_destroy(this.handle);
-    this.handle = handle;
+    const pointers = [];
+    const table = e.polyphon_alloc(8 * list.length);
+    try {
+      for (const [i, bytes] of list.entries()) {
+        const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+        const pointer = e.polyphon_alloc(data.length);
+        if (!pointer) throw new RangeError(`no memory for a ${data.length}-byte bank`);
+        pointers.push(pointer);
+        new Uint8Array(e.memory.buffer, pointer, data.length).set(data);
+        new Int32Array(e.memory.buffer, table, 2 * list.length).set([pointer, data.length], 2 * i);
+      }
+      const handle = list.length === 1
+        ? e.polyphon_create(this.sampleRate, pointers[0], list[0].byteLength, this.options)
+        : e.polyphon_create_merged(this.sampleRate, table, list.length, this.options);
+      if (handle < 0) throw new Error(handle === -1 ? "not a SoundFont 2 bank" : "the synthesizer could not be created");
+      if (this.handle >= 0) e.polyphon_destroy(this.handle);
+      this.handle = handle;
+    } finally {
+      for (const pointer of pointers) e.polyphon_free(pointer);
+      e.polyphon_free(table);
+    }
   }
 
   /** One MIDI message (channel message or SysEx) at `frameOffset` frames into the next render. */

@@ -11,6 +11,9 @@
 // Polyphon plays each song with its events where FluidSynth's file player plays them
 // (`render --align-to-fluidsynth`), so the fidelity columns measure synthesis, not FluidSynth's
 // event timing; --exact-timing renders with Polyphon's own sample-accurate timing instead.
+// --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
+// WebAssembly module with, and the bank subset and song events its runs play, into DIR
+// (WebComparison.swift).
 import Foundation
 import PolyphonAudio
 import PolyphonMIDI
@@ -27,6 +30,8 @@ struct Arguments {
     var repeats = 1
     var rate = 44100.0
     var exactTiming = false
+    var web: String?
+    var webSong = "/usr/share/planetblupi/music/music004.mid"
 
     init() {
         var it = CommandLine.arguments.dropFirst().makeIterator()
@@ -39,6 +44,8 @@ struct Arguments {
             case "--engine": engineOnly = true
             case "--repeat": repeats = max(1, Int(it.next() ?? "") ?? 1)
             case "--exact-timing": exactTiming = true
+            case "--web": web = it.next()
+            case "--song": webSong = it.next() ?? webSong
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
             }
         }
@@ -100,6 +107,10 @@ let t0 = now()
 let bank = try SoundFont(contentsOf: args.soundfont)
 print(String(format: "bank: %@ (%d presets), opened in %.1f ms", (args.soundfont as NSString).lastPathComponent,
              bank.presets.count, (now() - t0) * 1000))
+if let dir = args.web {
+    try WebComparison.run(bank: bank, song: args.webSong, into: dir, repeats: args.repeats)
+    exit(0)
+}
 let fluid = which("fluidsynth")
 if fluid == nil { print("fluidsynth not installed: Polyphon figures only") }
 let tmp = NSTemporaryDirectory() + "polyphon-bench-\(getpid())"

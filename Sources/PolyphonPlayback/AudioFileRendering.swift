@@ -56,6 +56,15 @@ extension OfflineRenderer {
     /// it scaled into the target — never rendering twice.
     public func render(_ file: MIDIFile, to target: AudioFileTarget,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
+        try options.maxDuration.check(file, leadIn: options.leadIn)
+        let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        return try render(schedule, to: target, progress: progress)
+    }
+
+    /// Renders a prepared schedule (events already on their frames) into an audio file, as
+    /// ``render(_:to:progress:)-(MIDIFile,_,_)`` does a MIDI file.
+    public func render(_ schedule: MIDISchedule, to target: AudioFileTarget,
+                       progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
         let rate = options.sampleRate
         var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
         if let normalization = target.normalization {
@@ -66,7 +75,7 @@ extension OfflineRenderer {
             defer { fclose(temp); unlink(tempPath) }
             let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: 2 * max(64, options.blockSize))
             defer { interleaved.deallocate() }
-            let summary = try render(file, into: { l, r, n in
+            let summary = try render(schedule, into: { l, r, n in
                 for i in 0..<n { interleaved[2 * i] = l[i]; interleaved[2 * i + 1] = r[i] }
                 if fwrite(interleaved, MemoryLayout<Float>.size * 2, n, temp) != n {
                     throw AudioFileError.ioFailure(path: tempPath, reason: String(cString: strerror(errno)))
@@ -113,7 +122,7 @@ extension OfflineRenderer {
             let started = DispatchTime.now().uptimeNanoseconds
             let pipeline = BlockPipeline(blockCapacity: max(64, options.blockSize), consumer: consume)
             do {
-                summary = try render(file, into: { l, r, n in try pipeline.push(l, r, n) }, progress: progress)
+                summary = try render(schedule, into: { l, r, n in try pipeline.push(l, r, n) }, progress: progress)
             } catch {
                 try? pipeline.finish()
                 throw error
@@ -121,7 +130,7 @@ extension OfflineRenderer {
             try pipeline.finish()
             summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         } else {
-            summary = try render(file, into: consume, progress: progress)
+            summary = try render(schedule, into: consume, progress: progress)
         }
         try writer.close()
         return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,

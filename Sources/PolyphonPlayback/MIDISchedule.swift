@@ -16,6 +16,14 @@ public struct MIDISchedule: Sendable {
         public var port: Int
         /// A channel voice message, or a complete system-exclusive message.
         public var message: MIDIMessage
+
+        /// An event on `frame`, from `track`, for the channels of `port`.
+        public init(frame: Int64, track: Int = 0, port: Int = 0, message: MIDIMessage) {
+            self.frame = frame
+            self.track = track
+            self.port = port
+            self.message = message
+        }
     }
 
     public let events: [Event]
@@ -24,6 +32,15 @@ public struct MIDISchedule: Sendable {
     /// Highest port used, so the synthesizer gets enough channels.
     public let portCount: Int
     public let sampleRate: Double
+
+    /// A schedule of events already on their frames — played live and recorded, say — sorted
+    /// by frame (events on one frame keep their order).
+    public init(events: [Event], sampleRate: Double) {
+        self.sampleRate = sampleRate
+        self.events = events.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+        lastEventFrame = self.events.last?.frame ?? 0
+        portCount = (self.events.map(\.port).max() ?? 0) + 1
+    }
 
     public init(file: MIDIFile, sampleRate: Double, leadIn: Double = 0) {
         self.sampleRate = sampleRate

@@ -42,6 +42,17 @@ public final class SampleData: @unchecked Sendable {
                   lowBytes: storage.low.map { UnsafeBufferPointer($0) }, owner: storage)
     }
 
+    /// `count` sample words (and low bytes, with `hasLowBytes`) in memory this object owns,
+    /// written once by `fill`, which must set every one: a pool assembled without an
+    /// intermediate array (``SoundFont/merging(_:)``).
+    public convenience init(count: Int, hasLowBytes: Bool,
+                            fill: (UnsafeMutableBufferPointer<Int16>, UnsafeMutableBufferPointer<UInt8>?) -> Void) {
+        let storage = OwnedStorage(count: count, hasLowBytes: hasLowBytes)
+        fill(storage.words, storage.low)
+        self.init(bytes: UnsafeRawBufferPointer(storage.words),
+                  lowBytes: storage.low.map { UnsafeBufferPointer($0) }, owner: storage)
+    }
+
     /// A 24-bit sample point as a value in −1…1 (16-bit banks: the word with a zero low byte).
     @inlinable
     public func normalized(at index: Int) -> Float {
@@ -67,6 +78,21 @@ private final class OwnedStorage {
             let l = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(lowBytes.count, 1))
             _ = l.initialize(from: lowBytes)
             low = UnsafeMutableBufferPointer(rebasing: l[0..<lowBytes.count])
+        } else {
+            low = nil
+        }
+    }
+
+    /// Room for `count` points, zeroed, so nothing uninitialised is ever read.
+    init(count: Int, hasLowBytes: Bool) {
+        // Zeroed as raw bytes (one memset; Embedded Swift initialises typed buffers point by point).
+        let w = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(count, 1))
+        UnsafeMutableRawBufferPointer(w).initializeMemory(as: UInt8.self, repeating: 0)
+        words = UnsafeMutableBufferPointer(rebasing: w[0..<count])
+        if hasLowBytes {
+            let l = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
+            UnsafeMutableRawBufferPointer(l).initializeMemory(as: UInt8.self, repeating: 0)
+            low = UnsafeMutableBufferPointer(rebasing: l[0..<count])
         } else {
             low = nil
         }

@@ -13,11 +13,28 @@ enum AtomicFile {
         return (dir.isEmpty ? "" : dir + "/") + "." + name + ".partial"
     }
 
-    /// Renames the temporary file of `path` into place.
+    /// Renames the temporary file of `path` into place, its bytes on disk first and the rename
+    /// after: after a power cut too, the final name holds a complete file or nothing (the
+    /// rename alone only protects against the process being killed).
     static func commit(_ path: String) throws {
         let temp = temporaryPath(for: path)
+        let fd = open(temp, O_RDONLY)
+        if fd >= 0 {
+            let synced = fsync(fd)
+            close(fd)
+            if synced != 0 {
+                throw CLIError("\(temp): cannot flush to disk: \(String(cString: strerror(errno)))")
+            }
+        }
         if rename(temp, path) != 0 {
             throw CLIError("\(path): cannot move the finished file into place: \(String(cString: strerror(errno)))")
+        }
+        // The directory entry too, so the new name survives a power cut.
+        let dir = (path as NSString).deletingLastPathComponent
+        let dirFD = open(dir.isEmpty ? "." : dir, O_RDONLY)
+        if dirFD >= 0 {
+            _ = fsync(dirFD)
+            close(dirFD)
         }
     }
 

@@ -20,6 +20,9 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (format from the extension).")
     var output = "demo.wav"
 
+    @Option(help: ArgumentHelp("Also write the song as a Standard MIDI File.", valueName: "file.mid"))
+    var midi: String?
+
     @OptionGroup var bank: BankOption
 
     @Flag(name: .shortAndLong, help: "No summary line.")
@@ -66,6 +69,11 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         let (soundBank, _) = try bank.load(quiet: quiet)
+        if let midi {
+            do { try Data(Self.song().serialized()).write(to: URL(fileURLWithPath: midi)) } catch {
+                throw CLIError("\(midi): cannot write: \(error.localizedDescription)")
+            }
+        }
         guard let format = AudioFileFormat(path: output) else {
             throw CLIError("\(output): cannot tell the audio format from the extension")
         }

@@ -34,8 +34,9 @@ enum LiveStandardInput {
 }
 
 extension LiveSynthesizer {
-    /// Queues messages from an input thread.
+    /// Queues messages from an input thread, once the SF3 samples they may need are decoded.
     func send(_ messages: [MIDIStreamMessage]) {
+        preloader?.prepare(messages)
         queue.push(messages)
     }
 }

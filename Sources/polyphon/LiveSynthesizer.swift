@@ -13,10 +13,13 @@ final class LiveSynthesizer: @unchecked Sendable {
 
     let synthesizer: Synthesizer
     let queue: LiveMIDIQueue
+    /// Decodes SF3 presets on the input thread (used there only).
+    let preloader: LivePresetPreloader?
 
     init(synthesizer: Synthesizer, queue: LiveMIDIQueue = LiveMIDIQueue()) {
         self.synthesizer = synthesizer
         self.queue = queue
+        preloader = LivePresetPreloader(soundBank: synthesizer.soundBank)
     }
 
     /// The render callback: applies queued MIDI, then renders. Allocates nothing except for a

@@ -15,7 +15,7 @@ struct Polyphon: ParsableCommand {
             Renders MIDI files to audio far faster than real time, inspects SoundFonts and MIDI \
             files, and rewrites MIDI files losslessly. Every command says which bank it used.
             """,
-        subcommands: [RenderCommand.self, BatchCommand.self, InfoCommand.self, ConvertCommand.self, CompareCommand.self, ExportBankCommand.self, ExportWebCommand.self, DemoCommand.self, PlayCommand.self, SynthCommand.self])
+        subcommands: [RenderCommand.self, BatchCommand.self, InfoCommand.self, ConvertCommand.self, CompareCommand.self, ExportBankCommand.self, ExportWebCommand.self, JamCommand.self, DemoCommand.self, PlayCommand.self, SynthCommand.self])
 
     /// Bad input ends with exit code 1 and one line naming the file, the place and the reason —
     /// never a stack trace.

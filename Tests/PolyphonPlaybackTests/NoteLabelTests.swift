@@ -177,4 +177,28 @@ import Testing
         #expect(stems[5]!.left[..<before].allSatisfy { $0 == 0 })
         #expect(stems[5]!.left[before...].contains { $0 != 0 })
     }
+
+    /// Drum parts as the synthesizer has them: a GS part made a rhythm part plays a kit; after
+    /// GS Reset only channel 10 does; after XG System On bank 127 makes a channel drums.
+    @Test func labelsAndStemsFollowGSRhythmPartsAndXGDrumBanks() throws {
+        let gsDrums: [UInt8] = [0x41, 0x10, 0x42, 0x12, 0x40, 0x12, 0x15, 0x02, 0x17, 0xF7]  // part 2 = channel 2
+        let gsReset: [UInt8] = [0x41, 0x10, 0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7]
+        let xgOn: [UInt8] = [0x43, 0x10, 0x4C, 0x00, 0x00, 0x7E, 0x00, 0xF7]
+        let song = Fixtures.song([(1, 38, 100, 100), (1, 60, 1100, 100), (3, 42, 2100, 100), (3, 62, 3100, 100)],
+                                 extra: [MIDIEvent(tick: 0, message: .systemExclusive(gsDrums)),
+                                         MIDIEvent(tick: 1000, message: .systemExclusive(gsReset)),
+                                         MIDIEvent(tick: 2000, message: .systemExclusive(xgOn)),
+                                         MIDIEvent(tick: 2010, message: .controlChange(channel: 3, controller: 0, value: 127)),
+                                         MIDIEvent(tick: 3000, message: .controlChange(channel: 3, controller: 0, value: 0))])
+        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        #expect(labels.map(\.pitch) == [38, 60, 42, 62])
+        #expect(labels.map(\.isDrum) == [true, false, true, false])
+
+        var names: [String] = []
+        _ = try OfflineRenderer(soundBank: Fixtures.sineBank(generators: []), options: Self.options())
+            .renderStems(song, mode: .program, stemSink: { stem in names.append(stem.label); return RenderCapture().sink },
+                         mix: RenderCapture().sink)
+        // Melodic stems first, then kits.
+        #expect(names.count == 2 && names[0].hasPrefix("program000") && names[1].hasPrefix("drums000"), "\(names)")
+    }
 }

@@ -7,7 +7,8 @@ import PolyphonSoundFont
 /// its control points would only count time, so the oscillator runs on through them. That must
 /// give exactly the bits of a control point every 64 frames — through note-offs (also under
 /// the pedal), pitch bends, volume and pan changes, samples that end, shared filters and
-/// stereo pairs — and must actually happen.
+/// stereo pairs — and must actually happen. Also where every control point flushes the
+/// filters' tiny state (as on WebAssembly and ARM, see `DenormalMode`): steady points flush too.
 @Suite struct SteadyVoiceTests {
     /// Four kinds of held note:
     /// - keys 0–47: a modulation envelope that bends the pitch and settles in its sustain (in
@@ -32,15 +33,17 @@ import PolyphonSoundFont
     /// whose steady voices are in shared filters (they leave), the mod wheel (vibrato through
     /// the default modulator, on voices steady until then) and plain note-offs. Renders one
     /// second in blocks of `block`; `probe` runs after the first 0.3 s, and `sharingOffCalls`
-    /// switches sharing off for those render calls.
+    /// switches sharing off for those render calls; `flushing` flushes filter state at every
+    /// control point.
     static func play(steady: Bool, sharing: Bool = true, block: Int, sharingOffCalls: Set<Int> = [],
-                     probe: ((Synthesizer) -> Void)? = nil) throws -> (Rendered, Synthesizer) {
+                     flushing: Bool = false, probe: ((Synthesizer) -> Void)? = nil) throws -> (Rendered, Synthesizer) {
         var config = SynthesizerConfiguration()
         config.reverbEnabled = true
         config.chorusEnabled = false
         let s = try Synthesizer(soundBank: bank, configuration: config)
         s.skipsSteadyControlPoints = steady
         s.sharesFilters = sharing
+        s.flushesFilterStateAtControlPoints = flushing
         s.sendController(91, withValue: 80, onChannel: 1)
         for (k, key) in [36, 43, 50, 55, 62, 67, 76, 40, 57, 64].enumerated() {
             s.startNote(UInt8(key), withVelocity: UInt8(70 + 5 * k), onChannel: UInt8(k % 3), atFrame: 29 * k + 3)
@@ -73,15 +76,18 @@ import PolyphonSoundFont
         return (out, s)
     }
 
-    @Test func steadyVoicesSoundExactlyAsWithEveryControlPoint() throws {
+    @Test(arguments: [false, true])
+    func steadyVoicesSoundExactlyAsWithEveryControlPoint(flushing: Bool) throws {
         for sharing in [true, false] {
-            let (reference, plain) = try Self.play(steady: false, sharing: sharing, block: 512)
+            let (reference, plain) = try Self.play(steady: false, sharing: sharing, block: 512, flushing: flushing)
             #expect(plain.steadyPointsPassed.all == 0)
             #expect(Measure.rms(reference.left[...]) > 0.01 && Measure.rms(reference.right[...]) > 0.01)
             if sharing { #expect(plain.sharedFilterFrames > 3 * 10_000) }
             for block in [1, 17, 64, 512, 4096] {
                 var steadyVoices = 0
-                let (out, s) = try Self.play(steady: true, sharing: sharing, block: block) { steadyVoices = $0.steadyVoiceCount }
+                let (out, s) = try Self.play(steady: true, sharing: sharing, block: block, flushing: flushing) {
+                    steadyVoices = $0.steadyVoiceCount
+                }
                 // At 0.3 s: the six looped notes without vibrato (measured: 6).
                 #expect(steadyVoices >= 5, "block \(block), sharing \(sharing): \(steadyVoices) steady voices")
                 let (passed, runThrough) = s.steadyPointsPassed
@@ -101,11 +107,12 @@ import PolyphonSoundFont
     /// Sharing switched off for a few render calls and on again (the test switch): members
     /// leave and join again, and voices judged steady with one setting must not skip with the
     /// other.
-    @Test func switchingSharingBetweenCallsChangesNothing() throws {
+    @Test(arguments: [false, true])
+    func switchingSharingBetweenCallsChangesNothing(flushing: Bool) throws {
         for block in [17, 512, 4096] {
             let off = Set((0..<200).filter { ($0 * block / 4_000) % 3 == 1 })
-            let (reference, _) = try Self.play(steady: false, block: block, sharingOffCalls: off)
-            let (out, s) = try Self.play(steady: true, block: block, sharingOffCalls: off)
+            let (reference, _) = try Self.play(steady: false, block: block, sharingOffCalls: off, flushing: flushing)
+            let (out, s) = try Self.play(steady: true, block: block, sharingOffCalls: off, flushing: flushing)
             #expect(s.steadyPointsPassed.all > 2_000)
             #expect(out.left == reference.left && out.right == reference.right, "block \(block) differs")
         }
@@ -126,13 +133,15 @@ import PolyphonSoundFont
 
     /// The two halves of a stereo pair rendered with one phase stream run on through their
     /// steady points together, bit for bit as they do alone.
-    @Test func stereoPairsStaySteadyTogether() throws {
+    @Test(arguments: [false, true])
+    func stereoPairsStaySteadyTogether(flushing: Bool) throws {
         let bank = TestBank.stereoPair(generators: [Generator(.sampleModes, 1), Generator(.initialFilterFc, 8000),
                                                     Generator(.releaseVolEnv, -3000)])
         func play(steady: Bool, pairing: Bool, block: Int) throws -> (Rendered, Int, Int) {
             let s = try Synthesizer(soundBank: bank)
             s.skipsSteadyControlPoints = steady
             s.pairsStereoTwins = pairing
+            s.flushesFilterStateAtControlPoints = flushing
             for (k, key) in [60, 64, 67].enumerated() {
                 s.startNote(UInt8(key), withVelocity: 100, onChannel: 0, atFrame: 77 * k)
                 s.stopNote(UInt8(key), onChannel: 0, atFrame: 25_000 + 4001 * k)
@@ -151,5 +160,37 @@ import PolyphonSoundFont
             #expect(twinFrames > 3 * 20_000, "block \(block): \(twinFrames) frames in pairs")
             #expect(out.left == alone.left && out.right == alone.right, "block \(block) differs")
         }
+    }
+
+    /// A steady voice whose loop is mostly silence: its filter rings down below 1e-20 in every
+    /// loop, where a flush sets the state to 0. Where every control point flushes, the steady
+    /// points run through must flush too, or the silence would not be the same.
+    @Test func steadyPointsFlushTheFilterAsEveryControlPointDoes() throws {
+        let burst = 200, n = 20_000
+        var data = (0..<n).map { i in i < burst ? Int16((16_000 * sin(2 * Double.pi * Double(i) / 100)).rounded()) : 0 }
+        data += [Int16](repeating: 0, count: 46)
+        let header = SampleHeader(name: "burst", start: 0, end: UInt32(n), loopStart: 0, loopEnd: UInt32(n),
+                                  sampleRate: 44_100, originalPitch: 60, pitchCorrection: 0)
+        let zone = Zone(generators: [Generator(.sampleModes, 1), Generator(.initialFilterFc, 8000), Generator(.sampleID, 0)],
+                        modulators: [])
+        let bank = SoundFont(presets: [Preset(name: "Burst", program: 0, bank: 0, zones: [Zone(generators: [Generator(.instrument, 0)], modulators: [])])],
+                             instruments: [Instrument(name: "burst", zones: [zone])], samples: [header],
+                             sampleData: SampleData(copying: data))
+        func play(steady: Bool, flushing: Bool) throws -> (Rendered, Int) {
+            let s = try Synthesizer(soundBank: bank)
+            s.skipsSteadyControlPoints = steady
+            s.flushesFilterStateAtControlPoints = flushing
+            s.sharesFilters = false  // the voice's own filter rings down
+            s.startNote(60, withVelocity: 100, onChannel: 0)
+            let out = s.renderSeconds(2, block: 4096)
+            return (out, s.steadyPointsPassed.runThrough)
+        }
+        let (reference, _) = try play(steady: false, flushing: true)
+        let (out, runThrough) = try play(steady: true, flushing: true)
+        let (unflushed, _) = try play(steady: true, flushing: false)
+        #expect(runThrough > 500)
+        #expect(out.left == reference.left && out.right == reference.right)
+        // The flushes matter here: without them the tails are not the same bits.
+        #expect(unflushed.left != reference.left)
     }
 }

@@ -67,6 +67,26 @@ import PolyphonSoundFont
         #expect(pair.instruments.count == 1)
     }
 
+    /// Subsets that arrive one by one and are merged into one bank (what the browser does
+    /// when a second instrument is chosen) play each preset as the full bank does.
+    @Test func mergedSubsetsRenderBitIdentically() throws {
+        let full = Self.bank()
+        let parts = try [2, 0, 1].map { try SoundFont(bytes: try full.subset(presetIndexes: [$0]).serialized(), name: "p.sf2") }
+        let merged = try #require(SoundFont.merging(parts))
+        #expect(merged.presets.map(\.name) == ["Deep", "Mono", "Pair"])
+        let reread = try SoundFont(bytes: try merged.serialized(), name: "merged.sf2")
+        for (bank, program) in [(UInt16(0), UInt8(1)), (8, 2), (0, 0)] {
+            let expected = try Self.phrase(full, bank: bank, program: program)
+            #expect(try Self.phrase(merged, bank: bank, program: program) == expected, "\(bank):\(program)")
+            #expect(try Self.phrase(reread, bank: bank, program: program) == expected, "\(bank):\(program) re-read")
+        }
+        // The earlier bank's preset wins; nothing to merge is no bank.
+        let twice = try #require(SoundFont.merging([parts[1], full]))
+        #expect(twice.presets.count == 3)
+        #expect(twice.presets[0].name == "Mono" && twice.instruments.count == 4)
+        #expect(SoundFont.merging([]) == nil)
+    }
+
     static func checkRealBank(_ path: String, presets: [(bank: UInt16, program: UInt8)]) throws {
         let full = try SoundFont(contentsOf: path)
         for (bank, program) in presets {

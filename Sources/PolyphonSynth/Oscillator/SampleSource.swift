@@ -24,12 +24,12 @@ struct Int16Samples: SampleSource {
     func window4(_ j: Int) -> SIMD4<Float> {
         // One 8-byte load and a vector widen instead of four scalar loads.
         let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD4<Int16>.self)
-        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v))
+        return SIMD4<Float>(converting: SIMD4<Int32>(truncatingIfNeeded: v))
     }
     @inline(__always)
     func window8(_ j: Int) -> SIMD8<Float> {
         let v = UnsafeRawPointer(words + j).loadUnaligned(as: SIMD8<Int16>.self)
-        return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v))
+        return SIMD8<Float>(converting: SIMD8<Int32>(truncatingIfNeeded: v))
     }
     @inline(__always)
     func widen(_ j: Int, _ count: Int, into out: UnsafeMutablePointer<Float>) {

@@ -34,6 +34,8 @@ enum WordCubicKernel: InterpolationKernel {
         }
         let m = _mm_madd_epi16(_mm_unpacklo_epi64(load(w0), load(w1)), _mm_unpacklo_epi64(load(c0), load(c1)))
         return unsafeBitCast(m, to: SIMD4<Int32>.self)
+        #elseif arch(wasm32)
+        return webAssemblyPairProducts(w0, c0, w1, c1)
         #else
         return portablePairProducts(w0, c0, w1, c1)
         #endif
@@ -48,6 +50,16 @@ enum WordCubicKernel: InterpolationKernel {
         let c = SIMD8(lowHalf: c0.loadUnaligned(as: SIMD4<Int16>.self), highHalf: c1.loadUnaligned(as: SIMD4<Int16>.self))
         let p = SIMD8<Int32>(truncatingIfNeeded: w) &* SIMD8<Int32>(truncatingIfNeeded: c)
         return p.evenHalf &+ p.oddHalf
+    }
+
+    /// Four frames' sums from two ``pairProducts``: lanes 0+1 and 2+3 of `m01`, then of `m23`.
+    @inline(__always)
+    static func frameSums(_ m01: SIMD4<Int32>, _ m23: SIMD4<Int32>) -> SIMD4<Int32> {
+        #if arch(wasm32)
+        return webAssemblyFrameSums(m01, m23)
+        #else
+        return SIMD4(m01[0], m01[2], m23[0], m23[2]) &+ SIMD4(m01[1], m01[3], m23[1], m23[3])
+        #endif
     }
 
     /// Where frame `idx`'s window starts.
@@ -99,9 +111,9 @@ enum WordCubicKernel: InterpolationKernel {
             p = p &+ inc2
             q = q &+ inc2
             let m23 = pairProducts(window(d, index(p)), row(t, fraction(p)), window(d, index(q)), row(t, fraction(q)))
-            let sums = SIMD4(m01[0], m01[2], m23[0], m23[2]) &+ SIMD4(m01[1], m01[3], m23[1], m23[3])
+            let sums = frameSums(m01, m23)
             let gains = gStart + gStep * frameIndex
-            UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(sums) * gains, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(converting: sums) * gains, as: SIMD4<Float>.self)
             frameIndex += 4
             p = p &+ inc2
             k &+= 4
@@ -133,11 +145,11 @@ enum WordCubicKernel: InterpolationKernel {
             let i2 = index(p), r2 = row(t, fraction(p)), i3 = index(q), r3 = row(t, fraction(q))
             let m23 = pairProducts(window(d, i2), r2, window(d, i3), r3)
             let n23 = pairProducts(window(e, i2), r2, window(e, i3), r3)
-            let sums = SIMD4(m01[0], m01[2], m23[0], m23[2]) &+ SIMD4(m01[1], m01[3], m23[1], m23[3])
-            let sums2 = SIMD4(n01[0], n01[2], n23[0], n23[2]) &+ SIMD4(n01[1], n01[3], n23[1], n23[3])
+            let sums = frameSums(m01, m23)
+            let sums2 = frameSums(n01, n23)
             let gains = gStart + gStep * frameIndex
-            UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(sums) * gains, as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(out2 + k).storeBytes(of: SIMD4<Float>(sums2) * gains, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(out + k).storeBytes(of: SIMD4<Float>(converting: sums) * gains, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(out2 + k).storeBytes(of: SIMD4<Float>(converting: sums2) * gains, as: SIMD4<Float>.self)
             frameIndex += 4
             p = p &+ inc2
             k &+= 4

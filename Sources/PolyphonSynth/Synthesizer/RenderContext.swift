@@ -14,6 +14,9 @@ struct RenderContext {
     /// Frames a voice plays before a release may begin (``SynthesizerConfiguration/minimumNoteLength``
     /// in whole control periods; 0: none).
     let minimumNoteFrames: Int
+    /// Each voice's filter flushes tiny state at every control point (``DenormalMode``); tests
+    /// switch it on where the hardware flushes denormals, to compare both paths there.
+    var explicitFilterFlush = DenormalMode.explicitFilterFlush
 
     /// `seconds` at `rate` as FluidSynth counts it (whole frames), rounded up to whole control periods.
     static func minimumNoteFrames(seconds: Double, rate: Double) -> Int {

@@ -27,6 +27,12 @@ extension Synthesizer {
     @_spi(Testing) public var steadyPointsPassed: (all: Int, runThrough: Int) {
         (renderer.steadyPoints, renderer.steadyPointsRunThrough)
     }
+    /// Whether every control point flushes the voice filters' tiny state, as where the hardware
+    /// does not flush denormals (``DenormalMode``); the default follows the platform.
+    @_spi(Testing) public var flushesFilterStateAtControlPoints: Bool {
+        get { context.explicitFilterFlush }
+        set { context.explicitFilterFlush = newValue }
+    }
     @_spi(Testing) public var steadyVoiceCount: Int {
         var n = 0
         voicePool.forEachActive { v in if v.isHeldSteady { n += 1 } }

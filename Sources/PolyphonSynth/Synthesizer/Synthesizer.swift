@@ -29,7 +29,7 @@ public final class Synthesizer {
     private var queue: EventQueue
     private let presets: PresetTable
     private var samples: SampleTable
-    let context: RenderContext
+    var context: RenderContext
 
     /// Frames rendered since creation: the clock events are scheduled against.
     public private(set) var framesRendered: Int64 = 0
@@ -276,8 +276,8 @@ public final class Synthesizer {
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        frameCount: Int) {
         renderChunks(frameCount) { done, n in
-            (left + done).update(from: busLeft, count: n)
-            (right + done).update(from: busRight, count: n)
+            (left + done).copyFloats(from: busLeft, count: n)
+            (right + done).copyFloats(from: busRight, count: n)
         }
     }
 
@@ -290,11 +290,11 @@ public final class Synthesizer {
         precondition((configuration.channelOutputs || routesByBus) && channels.count >= buses.count,
                      "separate outputs need channelOutputs or outputBusCount, and one buffer pair per bus")
         renderChunks(frameCount) { done, n in
-            (left + done).update(from: busLeft, count: n)
-            (right + done).update(from: busRight, count: n)
+            (left + done).copyFloats(from: busLeft, count: n)
+            (right + done).copyFloats(from: busRight, count: n)
             for (c, b) in buses.enumerated() {
-                (channels[c].left + done).update(from: b.left, count: n)
-                (channels[c].right + done).update(from: b.right, count: n)
+                (channels[c].left + done).copyFloats(from: b.left, count: n)
+                (channels[c].right + done).copyFloats(from: b.right, count: n)
             }
         }
     }
@@ -371,8 +371,8 @@ public final class Synthesizer {
             }
         }
         if buses.count == 1 {
-            busLeft.update(from: buses[0].left, count: n)
-            busRight.update(from: buses[0].right, count: n)
+            busLeft.copyFloats(from: buses[0].left, count: n)
+            busRight.copyFloats(from: buses[0].right, count: n)
         } else {
             busLeft.update(repeating: 0, count: n)
             busRight.update(repeating: 0, count: n)

@@ -3,7 +3,7 @@
 /// Universal: General MIDI 1 on and off, GM2 on, master volume. Roland GS: reset, the reverb
 /// and chorus macros and levels, and assigning a part to the rhythm (drum) channel. Yamaha XG:
 /// system on and all parameters reset. Anything else is ignored.
-enum SystemExclusive: Equatable {
+public enum SystemExclusive: Equatable, Sendable {
     /// Universal non-real-time GM message: 1 GM1 on, 2 GM off, 3 GM2 on (others reset as GM).
     case generalMIDI(subID: Int)
     /// Universal real-time master volume, 0…1.
@@ -20,7 +20,13 @@ enum SystemExclusive: Equatable {
     case xgSystemOn
 
     /// Recognises a message from its body (the bytes after `F0`; a trailing `F7` is allowed).
-    init?(_ body: UnsafeBufferPointer<UInt8>) {
+    /// Recognises a message from its body held in an array.
+    public init?(_ body: [UInt8]) {
+        guard let message = body.withUnsafeBufferPointer({ SystemExclusive($0) }) else { return nil }
+        self = message
+    }
+
+    public init?(_ body: UnsafeBufferPointer<UInt8>) {
         let length = body.count
         guard length >= 3 else { return nil }
         @inline(__always) func b(_ i: Int) -> Int { i < length ? Int(body[i]) : -1 }

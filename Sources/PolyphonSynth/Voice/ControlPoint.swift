@@ -40,6 +40,7 @@ extension Voice {
                                sharing: Bool, steady: Bool, context: RenderContext) {
         if steady && holdsSteady(sharing: sharing) {
             passSteadyPoint(elapsed: control.framesSinceUpdate)
+            addSteadyFlushes(at: offset, count: 1, events: events, eventCount: &eventCount, context: context)
         } else {
             controlUpdate(at: offset, events: events, eventCount: &eventCount, sharing: sharing, context: context)
         }
@@ -54,12 +55,11 @@ extension Voice {
         let period = Voice.controlPeriod
         control.framesLeftInPeriod = period
         let (modLfo, modEnv, vibLfo) = modulatorsNow()
-        let eventsBefore = eventCount
-
         updatePitch(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo)
+        var filterChanged = false
         if sound.filterActive {
-            updateFilter(at: offset, modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, events: events,
-                         eventCount: &eventCount, sharing: sharing, context: context)
+            filterChanged = updateFilter(at: offset, modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, events: events,
+                                         eventCount: &eventCount, sharing: sharing, context: context)
         }
 
         // Gain at the end of the period, reached by a linear ramp.
@@ -67,8 +67,7 @@ extension Voice {
         let now = ramp.current
         ramp = GainRamp(start: now, step: (target - now) / Float(period), index: 0)
 
-        judgeSteadiness(target: target, now: now, filterEventAdded: eventCount != eventsBefore, sharing: sharing,
-                        context: context)
+        judgeSteadiness(target: target, now: now, filterChanged: filterChanged, sharing: sharing, context: context)
     }
 
     /// Advances the volume envelope and the glide by the frames since the last point (the
@@ -141,11 +140,12 @@ extension Voice {
     /// filter at once). Where denormals are not flushed by the hardware mode, every control
     /// point also flushes the filter's state (see ``DenormalMode``); otherwise a point with
     /// nothing to change leaves no event, so the filter batch's spans stay long. A settled
-    /// filter may ask to join a shared one instead (``FilterSharing.swift``).
+    /// filter may ask to join a shared one instead (``FilterSharing.swift``). Returns whether
+    /// the filter changes (an event other than a flush).
     @inline(__always)
     private mutating func updateFilter(at offset: Int, modLfo: Float, modEnv: Float, elapsed: Int,
                                        events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
-                                       sharing: Bool, context: RenderContext) {
+                                       sharing: Bool, context: RenderContext) -> Bool {
         var change = FilterEvent.Change.flush
         let fc = sound.filterCutoffCents + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter
         membership.quietFrames += elapsed
@@ -161,9 +161,13 @@ extension Voice {
         if case .flush = change, sharing, asksToJoin(cutoffCents: fc, context: context) {
             change = .join(membership.target, slot: -1)
         }
-        if case .flush = change, !DenormalMode.explicitFilterFlush { return }
+        if case .flush = change {
+            if context.explicitFilterFlush { events[eventCount] = FilterEvent(.flush, at: offset); eventCount += 1 }
+            return false
+        }
         events[eventCount] = FilterEvent(change, at: offset)
         eventCount += 1
+        return true
     }
 
     /// The gain the ramp reaches at the end of the period: the volume envelope a period ahead

@@ -21,9 +21,9 @@ extension Voice {
     /// The verdict after a full control update: steady when the next control point would find
     /// everything as this one left it.
     @inline(__always)
-    mutating func judgeSteadiness(target: Float, now: Float, filterEventAdded: Bool, sharing: Bool,
+    mutating func judgeSteadiness(target: Float, now: Float, filterChanged: Bool, sharing: Bool,
                                    context: RenderContext) {
-        steadiness.isSteady = target == now && !control.endsAfterPeriod && !filterEventAdded
+        steadiness.isSteady = target == now && !control.endsAfterPeriod && !filterChanged
             && volumeEnvelope.stage == .sustain && control.envelopeAhead.stage == .sustain
             // Whatever the key and pedals do, the level check cannot end the voice.
             && target * min(loopPeak, 1) >= Voice.noiseFloor
@@ -89,14 +89,26 @@ extension Voice {
         ramp = GainRamp(start: ramp.start, step: 0, index: 0)
     }
 
-    /// Whether a steady filter's next control points add no event: no flush by rule, and no
-    /// request to join a shared filter (sharing off, already in one, or a ring too long to
-    /// share). The cutoff and Q themselves hold still when their sources do.
+    /// Whether a steady filter's next control points ask for no change: no request to join a
+    /// shared filter (sharing off, already in one, or a ring too long to share). The cutoff and
+    /// Q themselves hold still when their sources do.
     @inline(__always)
     mutating func filterHoldsStill(sharing: Bool, context: RenderContext) -> Bool {
-        if DenormalMode.explicitFilterFlush { return false }
         if !sharing || membership.inSharedFilter { return true }
         return !filterMayShare(cutoffCents: control.lastFilterCents, outputRate: context.outputRate)
+    }
+
+    /// Where each control point flushes the filter's tiny state (``DenormalMode``), the `.flush`
+    /// events ``controlUpdate`` would have made at `count` steady points, the first at `offset`
+    /// and one a period after another: the filter runs as it would through every point.
+    @inline(__always)
+    func addSteadyFlushes(at offset: Int, count: Int, events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
+                          context: RenderContext) {
+        guard context.explicitFilterFlush && sound.filterActive else { return }
+        for j in 0..<count {
+            events[eventCount] = FilterEvent(.flush, at: offset + j * Voice.controlPeriod)
+            eventCount += 1
+        }
     }
 
     /// True when the last control point found the voice steady (tests).

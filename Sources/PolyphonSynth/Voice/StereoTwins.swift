@@ -34,6 +34,9 @@ extension Voice {
             let runB = b.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
             let (n, skipped) = runA.skipped > 0 && runB.skipped > 0 ? runA
                 : (min(count - done, a.pointee.control.framesLeftInPeriod), 0)
+            let firstSkipped = done + a.pointee.control.framesLeftInPeriod
+            a.pointee.addSteadyFlushes(at: firstSkipped, count: skipped, events: eventsA, eventCount: &countA, context: context)
+            b.pointee.addSteadyFlushes(at: firstSkipped, count: skipped, events: eventsB, eventCount: &countB, context: context)
             // The voice whose points lie first leads, so the twin's shifted base pointer
             // (its own points minus the offset) never points before its own sample.
             let produced = delta >= 0

@@ -231,6 +231,8 @@ struct Voice {
                              context: context)
             }
             let (n, skipped) = runLength(upTo: count - done, sharing: sharing, steady: steady)
+            addSteadyFlushes(at: done + control.framesLeftInPeriod, count: skipped, events: events,
+                             eventCount: &eventCount, context: context)
             let produced = oscillator.render(kernel, sample: sample, tables: context.tables, scratch: scratch,
                                              out: out + done, count: n, ramp: &ramp)
             ranOn(n, skipping: skipped)

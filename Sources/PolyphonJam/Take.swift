@@ -1,0 +1,144 @@
+import Foundation
+import PolyphonMIDI
+
+/// What the jam page recorded: layers of MIDI messages, each stamped with the audio frame it
+/// sounded on (from the start of the take) at the page's sample rate.
+///
+/// Every message the page's synthesizer heard is here, its setup (program change, drum part,
+/// effect sends) included, so a native render of the take hears exactly what the page played.
+/// The page sends it as JSON:
+///
+///     { "sampleRate": 48000, "tempo": 120, "beatsPerBar": 4, "reverb": true, "chorus": true,
+///       "layers": [ { "name": "Acoustic Grand Piano", "events": [[0, 192, 0], [9600, 144, 60, 100], …] } ] }
+///
+/// where each event is `[frame, status, data…]` (a SysEx message is `[frame, 240, …, 247]`).
+struct Take: Codable, Sendable, Equatable {
+    struct Layer: Codable, Sendable, Equatable {
+        /// Shown as the MIDI track's name: the instrument, usually.
+        var name: String
+        /// `[frame, byte…]`: one complete MIDI message and the frame it plays on.
+        var events: [[Int]]
+    }
+
+    var sampleRate: Double
+    /// Beats per minute of the metronome (the MIDI file's tempo).
+    var tempo: Double = 120
+    /// The metronome's bar (the MIDI file's time signature numerator).
+    var beatsPerBar: Int = 4
+    var reverb: Bool = true
+    var chorus: Bool = true
+    var layers: [Layer]
+
+    init(sampleRate: Double, tempo: Double = 120, beatsPerBar: Int = 4, reverb: Bool = true, chorus: Bool = true,
+         layers: [Layer]) {
+        self.sampleRate = sampleRate
+        self.tempo = tempo
+        self.beatsPerBar = beatsPerBar
+        self.reverb = reverb
+        self.chorus = chorus
+        self.layers = layers
+    }
+
+    /// `sampleRate` and `layers` are required; the rest default as above.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sampleRate = try c.decode(Double.self, forKey: .sampleRate)
+        tempo = try c.decodeIfPresent(Double.self, forKey: .tempo) ?? 120
+        beatsPerBar = try c.decodeIfPresent(Int.self, forKey: .beatsPerBar) ?? 4
+        reverb = try c.decodeIfPresent(Bool.self, forKey: .reverb) ?? true
+        chorus = try c.decodeIfPresent(Bool.self, forKey: .chorus) ?? true
+        layers = try c.decode([Layer].self, forKey: .layers)
+    }
+
+    /// A take checked against `limits`: every event a single MIDI message on a frame inside the
+    /// take, the whole within its size. The message says what is wrong, in one line.
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// One event of a checked take.
+    struct Event: Sendable, Equatable {
+        var frame: Int64
+        var layer: Int
+        var message: MIDIMessage
+    }
+
+    /// Reads and checks a take; throws ``Invalid`` naming the first problem.
+    static func decode(_ data: Data, limits: JamLimits) throws(Invalid) -> (take: Take, events: [Event]) {
+        let take: Take
+        do {
+            take = try JSONDecoder().decode(Take.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw Invalid(description: "not a take: \(context.debugDescription)")
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw Invalid(description: "not a take: '\(key.stringValue)' is missing")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw Invalid(description: "not a take: wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch {
+            throw Invalid(description: "not a take: \(error)")
+        }
+        return (take, try take.checkedEvents(limits: limits))
+    }
+
+    /// The events as messages, in layer order, or ``Invalid`` naming the first bad one.
+    func checkedEvents(limits: JamLimits) throws(Invalid) -> [Event] {
+        guard sampleRate >= 8_000, sampleRate <= 192_000 else {
+            throw Invalid(description: "sampleRate \(sampleRate) is outside 8000–192000 Hz")
+        }
+        guard tempo >= 20, tempo <= 400 else { throw Invalid(description: "tempo \(tempo) is outside 20–400 bpm") }
+        guard (1...32).contains(beatsPerBar) else { throw Invalid(description: "beatsPerBar \(beatsPerBar) is outside 1–32") }
+        guard !layers.isEmpty else { throw Invalid(description: "the take has no layers") }
+        guard layers.count <= limits.maxLayers else {
+            throw Invalid(description: "\(layers.count) layers; at most \(limits.maxLayers)")
+        }
+        let total = layers.reduce(0) { $0 + $1.events.count }
+        guard total <= limits.maxEvents else {
+            throw Invalid(description: "\(total) events; at most \(limits.maxEvents) per take")
+        }
+        let lastFrame = Int64(limits.maxSeconds * sampleRate)
+        var events: [Event] = []
+        events.reserveCapacity(total)
+        for (l, layer) in layers.enumerated() {
+            guard layer.name.utf8.count <= 256 else { throw Invalid(description: "layer \(l + 1): name longer than 256 bytes") }
+            for (e, raw) in layer.events.enumerated() {
+                let place = "layer \(l + 1), event \(e + 1)"
+                guard raw.count >= 2, raw.count <= 1 + limits.maxMessageBytes else {
+                    throw Invalid(description: "\(place): an event is [frame, status, data…] with at most \(limits.maxMessageBytes) bytes")
+                }
+                guard raw[0] >= 0, Int64(raw[0]) <= lastFrame else {
+                    throw Invalid(description: "\(place): frame \(raw[0]) is outside the take (at most \(Int(limits.maxSeconds)) s)")
+                }
+                guard raw.dropFirst().allSatisfy({ (0...255).contains($0) }) else {
+                    throw Invalid(description: "\(place): MIDI bytes are 0–255")
+                }
+                guard let message = Self.message(raw.dropFirst().map { UInt8($0) }) else {
+                    throw Invalid(description: "\(place): not one complete MIDI channel or SysEx message")
+                }
+                events.append(Event(frame: Int64(raw[0]), layer: l, message: message))
+            }
+        }
+        return events
+    }
+
+    /// One complete channel voice message or SysEx (F0 … F7), else nil.
+    static func message(_ bytes: [UInt8]) -> MIDIMessage? {
+        guard let status = bytes.first else { return nil }
+        if status == 0xF0 {
+            guard bytes.count >= 2, bytes.last == 0xF7, bytes.dropFirst().dropLast().allSatisfy({ $0 < 0x80 }) else { return nil }
+            return .systemExclusive(Array(bytes.dropFirst()))
+        }
+        guard status >= 0x80, status < 0xF0, bytes.dropFirst().allSatisfy({ $0 < 0x80 }) else { return nil }
+        let channel = status & 0x0F
+        let length = (status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0) ? 2 : 3
+        guard bytes.count == length else { return nil }
+        switch status & 0xF0 {
+        case 0x80: return .noteOff(channel: channel, note: bytes[1], velocity: bytes[2])
+        case 0x90: return .noteOn(channel: channel, note: bytes[1], velocity: bytes[2])
+        case 0xA0: return .polyphonicKeyPressure(channel: channel, note: bytes[1], pressure: bytes[2])
+        case 0xB0: return .controlChange(channel: channel, controller: bytes[1], value: bytes[2])
+        case 0xC0: return .programChange(channel: channel, program: bytes[1])
+        case 0xD0: return .channelPressure(channel: channel, pressure: bytes[1])
+        default: return .pitchBend(channel: channel, value: UInt16(bytes[1]) | UInt16(bytes[2]) << 7)
+        }
+    }
+}
