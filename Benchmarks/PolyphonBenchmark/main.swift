@@ -2,12 +2,15 @@
 // bank, 44.1 kHz, 4-point interpolation, effects off (unless --effects). Prints ratios.
 //
 //   swift run -c release PolyphonBenchmark [--soundfont F] [--effects] [--songs DIR] [--quick] [--engine]
-//                                          [--repeat N]
+//                                          [--repeat N] [--exact-timing]
 //
 // --engine: songs are rendered in this process with the output discarded, timing the engine
 // alone (no file writing, no loudness meter, no bank loading), against FluidSynth's whole run.
 // --repeat N: every measurement is taken N times, alternating the two renderers, and the best
 // time of each is kept (machine noise only ever adds time); peak memory is the largest seen.
+// Polyphon plays each song with its events where FluidSynth's file player plays them
+// (`render --align-to-fluidsynth`), so the fidelity columns measure synthesis, not FluidSynth's
+// event timing; --exact-timing renders with Polyphon's own sample-accurate timing instead.
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
 // WebAssembly module with, and the bank subset and song events its runs play, into DIR
 // (WebComparison.swift).
@@ -26,6 +29,7 @@ struct Arguments {
     var engineOnly = false
     var repeats = 1
     var rate = 44100.0
+    var exactTiming = false
     var web: String?
     var webSong = "/usr/share/planetblupi/music/music004.mid"
 
@@ -39,6 +43,7 @@ struct Arguments {
             case "--quick": quick = true
             case "--engine": engineOnly = true
             case "--repeat": repeats = max(1, Int(it.next() ?? "") ?? 1)
+            case "--exact-timing": exactTiming = true
             case "--web": web = it.next()
             case "--song": webSong = it.next() ?? webSong
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
@@ -182,7 +187,8 @@ let songFiles = ((try? FileManager.default.contentsOfDirectory(atPath: args.song
     .filter { $0.lowercased().hasSuffix(".mid") }.sorted()
 if songFiles.isEmpty { print("\nno songs in \(args.songs) (apt install planetblupi-music-midi, or --songs DIR)") }
 else {
-    print("\nsongs (\(args.effects ? "effects on" : "effects off"), cubic, \(Int(args.rate)) Hz"
+    print("\nsongs (\(args.effects ? "effects on" : "effects off"), cubic, \(Int(args.rate)) Hz, "
+          + (args.exactTiming ? "Polyphon's exact timing" : "events where FluidSynth plays them")
           + (args.repeats > 1 ? ", best of \(args.repeats)):" : "):"))
     print("file           audio s  polyphon ×RT  fluidsynth ×RT  ratio   RSS polyphon / fluidsynth   level dB  LSD dB  env r")
     var totalAudio = 0.0, totalPoly = 0.0, totalFluid = 0.0
@@ -197,9 +203,11 @@ else {
     }
     for name in songFiles.prefix(args.quick ? 3 : songFiles.count) {
         let path = args.songs + "/" + name
-        guard let midi = try? MIDIFile(contentsOfFile: path) else { continue }
+        guard let file = try? MIDIFile(contentsOfFile: path) else { continue }
+        let midi = args.exactTiming ? file : ((try? file.alignedToFluidSynthDispatch(sampleRate: Int(args.rate))) ?? file)
         let out = tmp + "/p.wav"
         var polyArgs = ["render", path, "-s", args.soundfont, "-o", out, "-q", "--rate", String(Int(args.rate))]
+        if !args.exactTiming { polyArgs.append("--align-to-fluidsynth") }
         if !args.effects { polyArgs += ["--no-reverb", "--no-chorus"] }
         var pt = Double.infinity, prss = 0, duration = 0.0
         var fluidBest: (time: Double, rss: Int)?

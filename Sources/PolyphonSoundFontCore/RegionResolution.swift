@@ -12,14 +12,15 @@ extension SoundFont {
     ///   **added** — except instrument-only generators, keyRange/velRange, instrument and sampleID,
     ///   which a preset zone does not contribute (SF2 2.04 §8.1.3). Reserved and unknown ids are
     ///   ignored.
-    /// - modulators start from ``Modulator/defaults``; instrument modulators (local replacing an
-    ///   identical global one) replace an identical default or are appended; preset modulators
-    ///   (local replacing global) add their amount to an identical modulator or are appended.
+    /// - modulators start from `defaultModulators` (``Modulator/defaults``, the spec's ten);
+    ///   instrument modulators (local replacing an identical global one) replace an identical
+    ///   default or are appended; preset modulators (local replacing global) add their amount to
+    ///   an identical modulator or are appended.
     ///
     /// Zones whose instrument or sample index is out of range, zones on ROM samples (their data
     /// is not in the file; FluidSynth skips them too) and zones without a sample are skipped.
-    public func regions(forPresetAt index: Int) -> [Region] {
-        resolveRegions(presetAt: index, key: nil, velocity: nil)
+    public func regions(forPresetAt index: Int, defaultModulators: [Modulator] = Modulator.defaults) -> [Region] {
+        resolveRegions(presetAt: index, key: nil, velocity: nil, defaultModulators: defaultModulators)
     }
 
     /// The regions that sound for one note: those of the preset with this bank and program whose
@@ -29,11 +30,12 @@ extension SoundFont {
     /// modulators are combined, so this costs a fraction of ``regions(forPresetAt:)``.
     public func regions(bank: Int, program: Int, key: UInt8, velocity: UInt8) -> [Region] {
         guard let index = presetIndex(bank: bank, program: program) else { return [] }
-        return resolveRegions(presetAt: index, key: key, velocity: velocity)
+        return resolveRegions(presetAt: index, key: key, velocity: velocity, defaultModulators: Modulator.defaults)
     }
 
     /// Resolves the preset's regions; with a key and velocity, only those containing that note.
-    private func resolveRegions(presetAt index: Int, key: UInt8?, velocity: UInt8?) -> [Region] {
+    private func resolveRegions(presetAt index: Int, key: UInt8?, velocity: UInt8?,
+                                defaultModulators: [Modulator]) -> [Region] {
         guard presets.indices.contains(index) else { return [] }
         let preset = presets[index]
         let presetGlobal = preset.globalZone
@@ -79,7 +81,7 @@ extension SoundFont {
                 generators[.instrument] = Int32(instrumentIndex)
                 generators[.sampleID] = Int32(sampleIndex)
 
-                var modulators = Modulator.defaults
+                var modulators = defaultModulators
                 let instrumentModulators = Self.merged(local: instrumentZone.modulators,
                                                        global: instrumentGlobal?.modulators ?? [])
                 for modulator in instrumentModulators {

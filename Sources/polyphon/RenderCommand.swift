@@ -17,6 +17,11 @@ struct RenderCommand: ParsableCommand {
             Events land on their exact sample; after the last event rendering continues until \
             every voice has died away (at most --max-tail seconds). One summary line per file: \
             duration, peak, loudness, voices, speed.
+
+            --align-to-fluidsynth is a comparison aid: it moves every event to the sample where \
+            FluidSynth's file player plays it (64-sample blocks on a millisecond clock), so that \
+            `polyphon compare` against `fluidsynth -F` of the same file measures synthesis, not \
+            FluidSynth's event timing.
             """)
 
     @Argument(help: "MIDI files to render.")
@@ -44,6 +49,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Drop silence before the first sound.")
     var trim = false
 
+    @Flag(help: "Play events where FluidSynth's file player does (a comparison aid; not sample-accurate).")
+    var alignToFluidsynth = false
+
     @Flag(help: "Also draw OUT.png: piano roll (notes coloured by instrument family), waveform, short-term loudness.")
     var picture = false
 
@@ -65,6 +73,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
         }
         if leadIn < 0 { throw ValidationError("--lead-in must be ≥ 0") }
+        if alignToFluidsynth && rate != rate.rounded() {
+            throw ValidationError("--align-to-fluidsynth needs a whole sample rate")
+        }
     }
 
     var sampleFormat: SampleFormat? { synthesis.sampleFormat }
@@ -79,7 +90,12 @@ struct RenderCommand: ParsableCommand {
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
 
         for input in inputs {
-            let midi = try MIDIFile(contentsOfFile: input)
+            var midi = try MIDIFile(contentsOfFile: input)
+            if alignToFluidsynth {
+                do { midi = try midi.alignedToFluidSynthDispatch(sampleRate: Int(rate)) } catch {
+                    throw CLIError("\(input): --align-to-fluidsynth: \(error)")
+                }
+            }
             try synthesis.duration.check(midi, path: input, leadIn: leadIn)
             let (path, fileFormat) = try destination(for: input)
             if let stems {

@@ -111,6 +111,22 @@ struct CLITests {
         #expect(worst <= 1.0 / 8_388_608 * 1.01, "24-bit differs from float by \(worst)")
     }
 
+    @Test func alignToFluidSynthStartsTheFirstNoteOnFluidSynthsBlock() throws {
+        // The song's first note is on tick 0: FluidSynth's player sends it before its first
+        // 64-frame block is rendered and it sounds from frame 64.
+        func firstSound(_ extra: [String]) throws -> Int {
+            let out = CLI.workDirectory + "/align\(extra.count).wav"
+            let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "--bits", "32f", "-q",
+                                 "--no-reverb", "--no-chorus"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return try #require(try AudioFile(contentsOf: out).channels[0].firstIndex { $0 != 0 })
+        }
+        #expect(try firstSound(["--align-to-fluidsynth"]) - firstSound([]) == 64)
+        let fractional = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "--rate", "44100.5",
+                                      "--align-to-fluidsynth", "-o", CLI.workDirectory + "/x.wav"])
+        #expect(fractional.status == 64)
+    }
+
     @Test func normalizeHitsItsTarget() throws {
         let out = CLI.workDirectory + "/norm.wav"
         let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "--bits", "32f",

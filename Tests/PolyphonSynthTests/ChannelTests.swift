@@ -14,7 +14,7 @@ struct ChannelTests {
         bank.presets = [(0, 0), (0, 5), (8, 5), (128, 0), (128, 16)].map { b, p in
             Preset(name: "P\(b):\(p)", program: UInt16(p), bank: UInt16(b), zones: zones)
         }
-        return PresetTable(soundBank: bank)
+        return PresetTable(soundBank: bank, velocityToFilter: .fluidSynth)
     }()
 
     func presetName(_ ch: Channel) -> String? {

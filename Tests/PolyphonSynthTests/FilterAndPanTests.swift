@@ -78,7 +78,7 @@ struct FilterAndPanTests {
         #expect(abs((quarter.0 * quarter.0 + quarter.1 * quarter.1) - (centre.0 * centre.0 + centre.1 * centre.1)) < 1e-6)
     }
 
-    @Test func cc10SixtyFourIsCentreAnd127IsNotFullRight() throws {
+    @Test func cc10SixtyFourIsCentreAnd127Is127Of128Right() throws {
         func ratio(_ cc: UInt8) throws -> Double {
             let s = try Synthesizer(soundBank: TestBank.sine())
             s.sendController(10, withValue: cc, onChannel: 0)
@@ -87,8 +87,9 @@ struct FilterAndPanTests {
             return Measure.rms(out.right[out.frame(0.1)...]) / Measure.rms(out.left[out.frame(0.1)...])
         }
         #expect(abs(try ratio(64) - 1) < 1e-4)
-        // +49.2 %: θ = (492.19 + 500)/1000 · π/2.
-        let theta = (1000 * 127.0 / 128 - 500 + 500) / 1000 * Double.pi / 2
+        // A bipolar source's top value is 127/128 (SF2 2.04 §8.4.6, FluidSynth 2.6): +49.6 %,
+        // θ = (496.09 + 500)/1000 · π/2. (FluidSynth 2.3.1: 2 · 127/128 − 1, +49.2 %.)
+        let theta = (500 * 127.0 / 128 + 500) / 1000 * Double.pi / 2
         #expect(abs(try ratio(127) - tan(theta)) / tan(theta) < 0.01)
     }
 

@@ -33,13 +33,13 @@ struct ModulatorTests {
     }
 
     @Test func presetModulatorsAddToIdenticalOnes() throws {
-        // Instrument: CC1 → +60 cB; preset: the same modulator +30 → CC1 = 127 adds 90 cB = 9 dB
-        // (modulator output is never scaled by the 0.4 attenuation factor).
+        // Instrument: CC1 → +60 cB; preset: the same modulator +30 → CC1 = 127 (127/128) adds
+        // 89.3 cB = 8.93 dB (modulator output is never scaled by the 0.4 attenuation factor).
         let m = Modulator(source: .cc(1), destination: .initialAttenuation, amount: 60)
         let p = Modulator(source: .cc(1), destination: .initialAttenuation, amount: 30)
         let off = try rms(TestBank.sine(modulators: [m], presetModulators: [p]))
         let on = try rms(TestBank.sine(modulators: [m], presetModulators: [p])) { $0.sendController(1, withValue: 127, onChannel: 0) }
-        #expect(abs((off - on) - 9) < 0.05)
+        #expect(abs((off - on) - 9 * 127 / 128) < 0.02)
     }
 
     @Test func customCCToFilterCutoffMovesTheFilter() throws {

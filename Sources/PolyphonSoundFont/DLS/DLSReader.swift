@@ -302,7 +302,8 @@ struct DLSReader {
                 continue
             }
             zones.append(zone(for: region, wave: waves[wave], sample: sample, header: builder.samples[sample],
-                              global: globalArticulation, instrumentName: instrumentName))
+                              global: globalArticulation, instrumentName: instrumentName,
+                              stereoPan: Self.stereoPan(of: region, among: regions)))
         }
         let instrument = builder.addInstrument(instrumentName, globalZone: global, zones: zones)
         let isDrum = ulBank & 0x8000_0000 != 0
@@ -368,8 +369,27 @@ struct DLSReader {
     /// A region as an instrument zone: ranges, its own articulation (resetting the global zone's
     /// where DLS says region articulation replaces it), its `wsmp` as root/tune/gain/loop
     /// generators, and the sample.
+    /// The pan of a region that is one side of a DLS 2 stereo pair, nil for any other.
+    ///
+    /// `wlnk`'s channel bits place a wave: bit 0 is "mono, or the left of a stereo pair", bit 1
+    /// the right. So channel 1 alone means mono (converters such as SpessaSynth write it on
+    /// every mono region); a region is a side of a pair only when the instrument has the other
+    /// side on the same keys and velocities.
+    static func stereoPan(of region: Region, among regions: [Region]) -> Int32? {
+        let (side, other): (Int32, UInt32)
+        switch region.channel {
+        case 1: (side, other) = (-500, 2)
+        case 2: (side, other) = (500, 1)
+        default: return nil
+        }
+        let paired = regions.contains {
+            $0.channel == other && $0.keyRange == region.keyRange && $0.velocityRange == region.velocityRange
+        }
+        return paired ? side : nil
+    }
+
     private mutating func zone(for region: Region, wave: Wave, sample: Int, header: SampleHeader,
-                               global: DLSArticulation?, instrumentName: String) -> Zone {
+                               global: DLSArticulation?, instrumentName: String, stereoPan: Int32?) -> Zone {
         var generators: [GeneratorType: Int32] = [:]
         var modulators: [Modulator] = []
         if let connections = region.connections {
@@ -417,10 +437,7 @@ struct DLSReader {
         }
         if region.keyGroup != 0 { generators[.exclusiveClass] = Int32(min(region.keyGroup, 127)) }
         // DLS 2 multichannel: a region on the left or right channel of a stereo pair.
-        if generators[.pan] == nil {
-            if region.channel == 1 { generators[.pan] = -500 }
-            if region.channel == 2 { generators[.pan] = 500 }
-        }
+        if generators[.pan] == nil, let stereoPan { generators[.pan] = stereoPan }
 
         var list: [Generator] = [.range(.keyRange, region.keyRange), .range(.velRange, region.velocityRange)]
         list += generators.sorted { $0.key.rawValue < $1.key.rawValue }.map { Generator($0.key, Int16(clamping: $0.value)) }

@@ -9,16 +9,29 @@ struct PresetTable {
     /// The first preset with each (bank << 7 | program).
     private let lookup: [Int: Int]
 
-    init(soundBank: SoundFont) {
+    init(soundBank: SoundFont, velocityToFilter: VelocityToFilterMode) {
         var lookup: [Int: Int] = [:]
         for (i, p) in soundBank.presets.enumerated() {
             let k = Int(p.bank) << 7 | Int(p.program & 0x7F)
             if lookup[k] == nil { lookup[k] = i }
         }
         self.lookup = lookup
-        regions = soundBank.presets.indices.map { soundBank.regions(forPresetAt: $0) }
+        let defaults = velocityToFilter.defaultModulators
+        regions = soundBank.presets.indices.map { soundBank.regions(forPresetAt: $0, defaultModulators: defaults) }
     }
 
     /// The preset for a bank and program, if the bank has it.
     func preset(bank: Int, program: Int) -> Int? { lookup[bank << 7 | program] }
+}
+
+extension VelocityToFilterMode {
+    /// The default modulators regions start from: in FluidSynth mode the velocity → filter
+    /// default has amount 0, so only a bank's own amount for it acts.
+    var defaultModulators: [Modulator] {
+        var defaults = Modulator.defaults
+        if self == .fluidSynth, let i = defaults.firstIndex(where: { $0.destination == GeneratorType.initialFilterFc.rawValue }) {
+            defaults[i].amount = 0
+        }
+        return defaults
+    }
 }

@@ -75,7 +75,7 @@ public final class Synthesizer {
         voicePool = VoicePool(capacity: configuration.polyphony, stealing: configuration.voiceStealing,
                               sampleRate: sampleRate)
         queue = EventQueue(capacity: configuration.eventQueueCapacity)
-        presets = PresetTable(soundBank: soundBank)
+        presets = PresetTable(soundBank: soundBank, velocityToFilter: configuration.velocityToFilter)
         samples = SampleTable(soundBank: soundBank)
         context = RenderContext(outputRate: sampleRate,
                                 outputGain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,

@@ -31,7 +31,10 @@ public enum VoiceStealing: String, Sendable, CaseIterable {
 
 /// What the default velocity → filter cutoff modulator (SF2 2.04 §8.4.2) does.
 public enum VelocityToFilterMode: String, Sendable, CaseIterable {
-    /// FluidSynth's behaviour: the modulator exists (so banks can override it) but contributes 0.
+    /// FluidSynth's behaviour: the default contributes 0, but a bank's modulator identical to it
+    /// counts with its own amount (an instrument's replaces the 0, a preset's adds to it): that
+    /// is how SoundFont designers turn velocity filtering on. FluidSynth's own variant of the
+    /// default (velocity switch as amount source) contributes 0 wherever it appears.
     case fluidSynth
     /// The letter of the spec: up to −2400 cents of cutoff at low velocities.
     case specification
@@ -49,11 +52,13 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// Output gain with FluidSynth's `synth.gain` meaning: `0.2` matches FluidSynth's default level.
     public var gain: Float = 0.2
 
-    /// How much louder FluidSynth 2.3.1 plays a voice than sample × gain × pan × attenuation:
-    /// measured on a full-velocity, full-volume, hard-panned sine, FluidSynth's output is
-    /// 1.1357 × (+1.10 dB) that product whatever the gain, key, filter or sample level. The
-    /// engine applies it so that `gain` means exactly what FluidSynth's does.
-    public static let fluidSynthLevelFactor: Float = 1.1357
+    /// How much louder FluidSynth plays a voice than sample × gain × pan × attenuation, with
+    /// the SF2 2.04 source mapping of FluidSynth 2.6 (velocity 127, CC7 127 and CC11 127 add no
+    /// attenuation): 1.1905 (+1.51 dB) whatever the gain, key, filter or sample level. The
+    /// engine applies it so that `gain` means exactly what FluidSynth's does. FluidSynth 2.3.1
+    /// measured 1.1357 on the same full-velocity, full-volume, hard-panned sine: its mapping
+    /// left 1.36 cB on each of the three sources (0.41 dB), which 2.6 took away.
+    public static let fluidSynthLevelFactor: Float = 1.1905
     public var bankSelectMode: BankSelectMode = .gs
     public var velocityToFilter: VelocityToFilterMode = .fluidSynth
     /// Channels that play percussion (bank 128) from the start; GM's channel 10 is index 9.

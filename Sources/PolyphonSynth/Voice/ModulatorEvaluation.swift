@@ -15,9 +15,9 @@ enum ModulatorEvaluation {
     @inline(__always)
     static func value(of source: ModulatorSource, in ctx: Context) -> Float {
         var raw: Float
-        // Unipolar 7-bit sources reach 1 at 127; bipolar ones are centred on 64 (so CC10 = 64
-        // is the middle and 127 is +49.2 %), as FluidSynth behaves.
-        var range: Float = source.isBipolar ? 128 : 127
+        // 7-bit sources count in 128ths, so 127 is 127/128 (SF2 2.04 §8.4); the pitch wheel in
+        // 16384ths. CC10 = 64 is the middle of a bipolar source.
+        var range: Float = 128
         if source.isCC {
             raw = Float(ctx.channel.controllers[Int(source.index)])
         } else {
@@ -34,69 +34,57 @@ enum ModulatorEvaluation {
             default: return 0  // links and reserved sources contribute nothing here
             }
         }
-        return transform(raw / range, source)
+        return transform(raw, range: range, source)
     }
 
-    /// Maps a normalised 0…1 input through the source's curve, polarity and direction.
+    /// Maps a source's value through its direction, polarity and curve as the SF2 2.04 text
+    /// (§8.4) says and FluidSynth 2.6 does (`fluid_mod_transform_source_value`): a positive
+    /// unipolar source runs from 0 to (range − 1)/range, a negative one from (range − 1)/range
+    /// down to 0; a bipolar one from −1 to (range − 1)/range (its top value kept as it is).
+    /// Concave and convex read their 128-point tables at 128 × that value, interpolated, and
+    /// stop at (range − 1)/range; a bipolar source's negative half mirrors the positive one.
+    /// (FluidSynth 2.3.1 inverted against 1, not against the top value, and read the tables
+    /// at 127 × value: softer at full scale, and differently bent in between.)
     @inline(__always)
-    static func transform(_ x: Float, _ source: ModulatorSource) -> Float {
-        let decreasing = source.isDecreasing
-        let bipolar = source.isBipolar
+    static func transform(_ raw: Float, range: Float, _ source: ModulatorSource) -> Float {
+        let top = (range - 1) / range
+        var v = source.isDecreasing ? top - raw / range : raw / range
+        if source.isBipolar {
+            if v != top { v = 2 * v - 1 }
+            switch source.curve {
+            case .linear?: return v
+            case .concave?: return v >= 0 ? min(curve(Units.concave, 128 * v), top) : -curve(Units.concave, -128 * v)
+            case .convex?: return v >= 0 ? min(curve(Units.convex, 128 * v), top) : -curve(Units.convex, -128 * v)
+            case .switch?: return v >= 0 ? 1 : -1
+            case nil: return 0
+            }
+        }
         switch source.curve {
-        case .linear?:
-            switch (bipolar, decreasing) {
-            case (false, false): return x
-            case (false, true): return 1 - x
-            case (true, false): return 2 * x - 1
-            case (true, true): return 1 - 2 * x
-            }
-        case .concave?:
-            return shaped(x, bipolar: bipolar, decreasing: decreasing, table: Units.concave)
-        case .convex?:
-            return shaped(x, bipolar: bipolar, decreasing: decreasing, table: Units.convex)
-        case .switch?:
-            let on = x >= 0.5
-            switch (bipolar, decreasing) {
-            case (false, false): return on ? 1 : 0
-            case (false, true): return on ? 0 : 1
-            case (true, false): return on ? 1 : -1
-            case (true, true): return on ? -1 : 1
-            }
-        case nil:
-            return 0
+        case .linear?: return v
+        case .concave?: return min(curve(Units.concave, 128 * v), top)
+        case .convex?: return min(curve(Units.convex, 128 * v), top)
+        case .switch?: return v >= 0.5 ? 1 : 0
+        case nil: return 0
         }
     }
 
+    /// A 128-point curve read at `x` (0…127), interpolated between its points.
     @inline(__always)
-    private static func lookup(_ table: [Float], _ v: Float) -> Float {
-        let i = Int(v)
-        return table[max(0, min(127, i))]
-    }
-
-    @inline(__always)
-    private static func shaped(_ x: Float, bipolar: Bool, decreasing: Bool, table: [Float]) -> Float {
-        if !bipolar {
-            return decreasing ? lookup(table, 127 - 127 * x) : lookup(table, 127 * x)
-        }
-        if x > 0.5 {
-            let v = lookup(table, 127 * 2 * (x - 0.5))
-            return decreasing ? -v : v
-        }
-        let v = lookup(table, 127 * 2 * (0.5 - x))
-        return decreasing ? v : -v
+    private static func curve(_ table: [Float], _ x: Float) -> Float {
+        guard x > 0 else { return 0 }
+        let i = Int(x)
+        if i >= 127 { return table[127] }
+        return table[i] + (table[i + 1] - table[i]) * (x - Float(i))
     }
 
     /// FluidSynth's default velocity → filter modulator (with its velocity switch as amount
-    /// source), which FluidSynth recognises by identity like the spec's own version.
+    /// source). FluidSynth's `fluid_mod_get_value` returns 0 for any modulator identical to it,
+    /// whatever its amount. The spec's own default (no amount source) is a different modulator
+    /// to FluidSynth: a bank's copy of it counts (see ``VelocityToFilterMode/fluidSynth``).
     static let fluidVelocityToFilter = Modulator(
         source: .init(.noteOnVelocity, isDecreasing: true, curve: .linear),
         destination: .initialFilterFc, amount: -2400,
         amountSource: .init(.noteOnVelocity, curve: .switch))
-
-    /// True for a modulator identical to the default velocity → filter cutoff modulator.
-    static func isVelocityToFilter(_ m: Modulator) -> Bool {
-        m.isIdentical(to: Modulator.defaults[1]) || m.isIdentical(to: fluidVelocityToFilter)
-    }
 
     /// Sums every modulator's output per destination generator (59 = pitch in cents).
     static func sum(_ modulators: [Modulator], context: Context, velocityToFilter: VelocityToFilterMode)
@@ -106,8 +94,7 @@ enum ModulatorEvaluation {
         for m in modulators {
             let dest = Int(m.destination)
             guard dest < 61, m.amount != 0 else { continue }
-            if velocityToFilter == .fluidSynth && isVelocityToFilter(m) { continue }
-            if m.source.rawValue == 0 { continue }  // no primary source: output 0 (FluidSynth)
+            if velocityToFilter == .fluidSynth && m.isIdentical(to: fluidVelocityToFilter) { continue }
             let v1 = value(of: m.source, in: context)
             if v1 == 0 { continue }
             let v2 = m.amountSource.rawValue == 0 ? 1 : value(of: m.amountSource, in: context)
