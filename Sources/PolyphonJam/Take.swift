@@ -127,18 +127,8 @@ struct Take: Codable, Sendable, Equatable {
             guard bytes.count >= 2, bytes.last == 0xF7, bytes.dropFirst().dropLast().allSatisfy({ $0 < 0x80 }) else { return nil }
             return .systemExclusive(Array(bytes.dropFirst()))
         }
-        guard status >= 0x80, status < 0xF0, bytes.dropFirst().allSatisfy({ $0 < 0x80 }) else { return nil }
-        let channel = status & 0x0F
-        let length = (status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0) ? 2 : 3
-        guard bytes.count == length else { return nil }
-        switch status & 0xF0 {
-        case 0x80: return .noteOff(channel: channel, note: bytes[1], velocity: bytes[2])
-        case 0x90: return .noteOn(channel: channel, note: bytes[1], velocity: bytes[2])
-        case 0xA0: return .polyphonicKeyPressure(channel: channel, note: bytes[1], pressure: bytes[2])
-        case 0xB0: return .controlChange(channel: channel, controller: bytes[1], value: bytes[2])
-        case 0xC0: return .programChange(channel: channel, program: bytes[1])
-        case 0xD0: return .channelPressure(channel: channel, pressure: bytes[1])
-        default: return .pitchBend(channel: channel, value: UInt16(bytes[1]) | UInt16(bytes[2]) << 7)
-        }
+        guard status >= 0x80, status < 0xF0, bytes.dropFirst().allSatisfy({ $0 < 0x80 }),
+              bytes.count == 1 + MIDIMessage.dataByteCount(forStatus: status) else { return nil }
+        return MIDIMessage(channelVoiceStatus: status, data1: bytes[1], data2: bytes.count > 2 ? bytes[2] : 0)
     }
 }

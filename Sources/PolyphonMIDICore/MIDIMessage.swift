@@ -113,7 +113,7 @@ public enum MIDIMessage: Sendable, Hashable {
     }
 
     /// The number of data bytes that follow a channel status byte (high nibble `0x8`…`0xE`).
-    static func dataByteCount(forStatus status: UInt8) -> Int {
+    public static func dataByteCount(forStatus status: UInt8) -> Int {
         switch status & 0xF0 {
         case 0xC0, 0xD0: return 1
         default: return 2

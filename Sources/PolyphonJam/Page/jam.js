@@ -299,14 +299,12 @@ function scheduleTake(take, start, keepLive = false) {
   // A fresh synthesizer: the take sounds exactly as the server's render of it, effect tails and all.
   node.port.postMessage({ type: "reset", fresh: true });
   if (keepLive) sendSetup(liveChannel(), false);
-  let last = 0;
-  for (const layer of take.layers) {
-    for (const [frame, ...bytes] of layer.events) {
-      send(bytes, { time: start + frame / take.sampleRate });
-      last = Math.max(last, frame / take.sampleRate);
-    }
-  }
-  return last;
+  // In time order (stable: a layer's messages on one frame keep theirs), so the worklet appends
+  // each to its queue instead of searching back through the other layers' events.
+  const events = take.layers.flatMap((layer) => layer.events).map((e, i) => [e, i])
+    .sort((a, b) => a[0][0] - b[0][0] || a[1] - b[1]).map(([e]) => e);
+  for (const [frame, ...bytes] of events) send(bytes, { time: start + frame / take.sampleRate });
+  return events.length ? events[events.length - 1][0] / take.sampleRate : 0;
 }
 
 /** Plays a take (the page's own by default); resolves when its last event has played. */
