@@ -16,11 +16,33 @@ public final class OfflineRenderer {
     /// Receives rendered audio: (left, right, frameCount). The buffers are reused after return.
     public typealias Sink = (UnsafePointer<Float>, UnsafePointer<Float>, Int) throws -> Void
 
+    /// The bank's resolved presets when they are shared with other renderers.
+    private let preparedBank: PreparedSoundBank?
+
     public init(soundBank: SoundFont, options: RenderOptions = RenderOptions(),
                 cancellation: RenderCancellation? = nil) {
         self.soundBank = soundBank
         self.options = options
         self.cancellation = cancellation
+        preparedBank = nil
+    }
+
+    /// A renderer whose synthesizers use regions resolved once for many renderers (a batch
+    /// renders one file per core with one copy of them).
+    public init(preparedBank: PreparedSoundBank, options: RenderOptions = RenderOptions(),
+                cancellation: RenderCancellation? = nil) {
+        soundBank = preparedBank.soundBank
+        self.options = options
+        self.cancellation = cancellation
+        self.preparedBank = preparedBank
+    }
+
+    /// A synthesizer for one render.
+    func makeSynthesizer(_ configuration: SynthesizerConfiguration) throws(SynthesizerError) -> Synthesizer {
+        if let preparedBank {
+            return try Synthesizer(preparedBank: preparedBank, sampleRate: options.sampleRate, configuration: configuration)
+        }
+        return try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: configuration)
     }
 
     /// Renders `file` into `sink`; returns what was produced.
@@ -45,7 +67,7 @@ public final class OfflineRenderer {
         if soundBank.sampleData.decoder != nil {
             _ = try? soundBank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: soundBank))
         }
-        let synth = try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)
+        let synth = try makeSynthesizer(config)
         let block = max(64, options.blockSize)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: block)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: block)

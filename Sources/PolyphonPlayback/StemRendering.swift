@@ -76,7 +76,7 @@ extension OfflineRenderer {
             config.outputBusCount = max(1, owners.count)
             for (i, owner) in ownerOfEvent.enumerated() where owner >= 0 { busOfEvent[i] = busOfOwner[owner] ?? 0 }
         }
-        let synth = try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: config)
+        let synth = try makeSynthesizer(config)
         // Buffers: the mix, and one pair per channel (channel mode) or per stem.
         let pairs = mode == .channel ? config.channelCount : max(1, owners.count)
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: block * 2 * (pairs + 1))

@@ -3,6 +3,7 @@ import PolyphonAudio
 import PolyphonMIDI
 import PolyphonPlayback
 import PolyphonSoundFont
+import PolyphonSynth
 
 /// Renders one input of a batch to its outputs, never throwing: whatever happens becomes the
 /// input's report entry.
@@ -11,7 +12,8 @@ import PolyphonSoundFont
 /// renamed into place only once complete — stems and labels first, the mix last — so a mix
 /// under its final name means the input is done, and a run started again skips it.
 struct BatchJob: Sendable {
-    let soundBank: SoundFont
+    /// The bank, its presets resolved once for every worker.
+    let bank: PreparedSoundBank
     let options: RenderOptions
     let format: AudioFileFormat
     let sampleFormat: SampleFormat
@@ -77,7 +79,7 @@ struct BatchJob: Sendable {
         try options.maxDuration.check(midi, leadIn: options.leadIn)
         try FileManager.default.createDirectory(atPath: (mix as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
-        let renderer = OfflineRenderer(soundBank: soundBank, options: options, cancellation: cancellation)
+        let renderer = OfflineRenderer(preparedBank: bank, options: options, cancellation: cancellation)
         let rate = options.sampleRate
         func open(_ path: String) throws -> any AudioFileWriter {
             try outputs.open(path, format: format, sampleFormat: sampleFormat, sampleRate: rate)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PolyphonAudio
 import PolyphonPlayback
+import PolyphonSynth
 
 extension NoteLabelFormat: ExpressibleByArgument {}
 
@@ -98,7 +99,9 @@ struct BatchRenderCommand: ParsableCommand {
         let reportPath = Self.reportPath(report, outputDirectory: outputDirectory, shard: part)
 
         let (soundBank, _) = try bank.load(quiet: quiet)
-        let job = BatchJob(soundBank: soundBank, options: synthesis.renderOptions,
+        let renderOptions = synthesis.renderOptions
+        let prepared = PreparedSoundBank(soundBank, velocityToFilter: renderOptions.synthesizer.velocityToFilter)
+        let job = BatchJob(bank: prepared, options: renderOptions,
                            format: AudioFileFormat(rawValue: format.lowercased()) ?? .wav,
                            sampleFormat: synthesis.sampleFormat ?? .int16, stems: stems,
                            labels: labels ? labelFormat : nil, picture: picture, timeout: timeout, outputDirectory: outputDirectory)

@@ -3,7 +3,7 @@ import PolyphonSoundFontCore
 /// The bank's presets as channels choose them: found by bank and program, with their regions
 /// (preset zone × instrument zone, generators summed) resolved once, so a note-on only filters
 /// them by key and velocity.
-struct PresetTable {
+struct PresetTable: Sendable {
     /// Every preset's regions, by preset index.
     let regions: [[Region]]
     /// The first preset with each (bank << 7 | program).

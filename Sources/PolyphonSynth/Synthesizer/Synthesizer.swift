@@ -54,8 +54,21 @@ public final class Synthesizer {
 
     /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
     /// "preload", done once) so playing never consults the zone tables.
-    public init(soundBank: SoundFont, sampleRate: Double = 44100,
-                configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
+    public convenience init(soundBank: SoundFont, sampleRate: Double = 44100,
+                            configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
+        try self.init(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration, presets: nil)
+    }
+
+    /// Creates a synthesizer for a bank whose regions were resolved once for many synthesizers
+    /// (unless `configuration` asks for another ``VelocityToFilterMode``, when it resolves its own).
+    public convenience init(preparedBank: PreparedSoundBank, sampleRate: Double = 44100,
+                            configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
+        try self.init(soundBank: preparedBank.soundBank, sampleRate: sampleRate, configuration: configuration,
+                      presets: preparedBank.presets(for: configuration.velocityToFilter))
+    }
+
+    private init(soundBank: SoundFont, sampleRate: Double, configuration: SynthesizerConfiguration,
+                 presets: PresetTable?) throws(SynthesizerError) {
         guard sampleRate >= 8000 && sampleRate <= 192_000 else {
             throw SynthesizerError.unsupportedSampleRate(sampleRate)
         }
@@ -75,7 +88,7 @@ public final class Synthesizer {
         voicePool = VoicePool(capacity: configuration.polyphony, stealing: configuration.voiceStealing,
                               sampleRate: sampleRate)
         queue = EventQueue(capacity: configuration.eventQueueCapacity)
-        presets = PresetTable(soundBank: soundBank, velocityToFilter: configuration.velocityToFilter)
+        self.presets = presets ?? PresetTable(soundBank: soundBank, velocityToFilter: configuration.velocityToFilter)
         samples = SampleTable(soundBank: soundBank)
         context = RenderContext(outputRate: sampleRate,
                                 outputGain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
@@ -95,7 +108,7 @@ public final class Synthesizer {
         buses = (0..<busCount).map { _ in
             OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
         }
-        for ch in channels { ch.selectPreset(presets, bankSelectMode: bankSelectMode) }
+        for ch in channels { ch.selectPreset(self.presets, bankSelectMode: bankSelectMode) }
         // The modulator curve tables are lazily created globals: create them now, not on the
         // render thread at the first note.
         _ = Units.concave.count + Units.convex.count
