@@ -40,6 +40,25 @@ struct BatchJob: Sendable {
         picture ? outputDirectory + "/" + input.outputStem + ".png" : nil
     }
 
+    /// Roughly how long `input` takes to render, for ordering the work: the seconds its voices
+    /// sound — each note's, pedals included, with half a second of release, times the voices
+    /// it starts — plus 18 per second of song (the engine's cost per frame without voices,
+    /// fitted on the planetblupi songs: the estimate then follows their render times with a
+    /// correlation of 0.88). Zero when it is done already or unreadable.
+    func estimatedCost(_ input: BatchInput) -> Double {
+        let expected = [mixPath(input)] + [labelsPath(input), picturePath(input)].compactMap { $0 }
+        if expected.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) { return 0 }
+        guard let midi = try? MIDIFile(contentsOfFile: input.path) else { return 0 }
+        let schedule = MIDISchedule(file: midi, sampleRate: options.sampleRate, leadIn: 0)
+        let notes = schedule.noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength,
+                                        liftPedalsAtEnd: options.liftPedalsAtEnd)
+        let songSeconds = Double(schedule.lastEventFrame) / options.sampleRate
+        return 1 + 18 * songSeconds + notes.reduce(0) { total, note in
+            let voices = bank.voiceCount(program: note.program, isDrumKit: note.isDrum, key: note.pitch, velocity: note.velocity)
+            return total + Double(voices) * (note.offsetSeconds - note.onsetSeconds + 0.5)
+        }
+    }
+
     /// Renders `input`, or skips it when its outputs exist (`previous`, its last report entry,
     /// then lends the skipped entry its figures).
     func run(_ input: BatchInput, previous: BatchReportEntry?) -> BatchReportEntry {

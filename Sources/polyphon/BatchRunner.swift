@@ -2,14 +2,16 @@ import Foundation
 
 /// Renders a batch's inputs on `jobs` threads in one process, all sharing the job's bank.
 ///
-/// Workers take the next input from a shared counter, largest file first: a long song started
-/// last would leave the other cores idle while it finishes, so the batch ends on short ones.
-/// Each result is appended to the report as soon as it is known, and a failure is also said on standard error. The calling thread draws
+/// Workers first estimate every input's cost (``BatchJob/estimatedCost(_:)``, a parse), then
+/// take the inputs from a shared counter, costliest first: a long song started last would leave
+/// the other cores idle while it finishes, so the batch ends on short ones. Each result is
+/// appended to the report as soon as it is known, and a failure is also said on standard error. The calling thread draws
 /// the progress bar (when asked) until every worker has finished.
 final class BatchRunner: @unchecked Sendable {
     private let job: BatchJob
-    /// The inputs in the order workers take them.
-    private let inputs: [BatchInput]
+    /// The inputs in the order given, then (after the estimates) the order workers take them.
+    private var inputs: [BatchInput]
+    private var costs: [Double]
     private let previous: [String: BatchReportEntry]
     private let report: BatchReportWriter
     private let jobs: Int
@@ -25,7 +27,8 @@ final class BatchRunner: @unchecked Sendable {
     init(job: BatchJob, inputs: [BatchInput], previous: [String: BatchReportEntry], report: BatchReportWriter,
          jobs: Int, showProgress: Bool) {
         self.job = job
-        self.inputs = Self.largestFirst(inputs)
+        self.inputs = inputs
+        costs = [Double](repeating: 0, count: inputs.count)
         self.previous = previous
         self.report = report
         self.jobs = max(1, min(jobs, max(1, inputs.count)))
@@ -41,6 +44,8 @@ final class BatchRunner: @unchecked Sendable {
         for k in 0..<jobs {
             group.enter()
             let thread = Thread { [self] in
+                estimate()
+                if barrier() { order() }
                 work()
                 group.leave()
             }
@@ -57,6 +62,51 @@ final class BatchRunner: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return (results, tally, wall)
+    }
+
+    /// Estimates the costs of inputs taken from the shared counter.
+    private func estimate() {
+        while true {
+            lock.lock()
+            let i = next
+            next += 1
+            lock.unlock()
+            guard i < inputs.count else { return }
+            let cost = job.estimatedCost(inputs[i])
+            lock.lock()
+            costs[i] = cost
+            lock.unlock()
+        }
+    }
+
+    private var waiting = 0
+    private let allEstimated = NSCondition()
+
+    /// Waits until every worker has finished estimating; true for exactly one of them (the last).
+    private func barrier() -> Bool {
+        allEstimated.lock()
+        defer { allEstimated.unlock() }
+        waiting += 1
+        if waiting == jobs { return true }
+        while waiting <= jobs { allEstimated.wait() }
+        return false
+    }
+
+    /// Puts the inputs in the order workers take them, then lets the others go.
+    private func order() {
+        lock.lock()
+        inputs = Self.costliestFirst(inputs, costs: costs)
+        next = 0
+        lock.unlock()
+        allEstimated.lock()
+        waiting += 1
+        allEstimated.broadcast()
+        allEstimated.unlock()
+    }
+
+    /// `inputs` by decreasing cost, ties keeping their order.
+    static func costliestFirst(_ inputs: [BatchInput], costs: [Double]) -> [BatchInput] {
+        inputs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }.map { inputs[$0] }
     }
 
     private func work() {
@@ -78,16 +128,6 @@ final class BatchRunner: @unchecked Sendable {
             }
             lock.unlock()
         }
-    }
-
-    /// `inputs` by decreasing file size (a song's rendering time grows with its events), ties
-    /// and unreadable files keeping their order.
-    static func largestFirst(_ inputs: [BatchInput]) -> [BatchInput] {
-        let sizes = inputs.map { input -> Int64 in
-            var info = stat()
-            return stat(input.path, &info) == 0 ? Int64(info.st_size) : 0
-        }
-        return inputs.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }.map { inputs[$0] }
     }
 
     private func draw(_ wallSeconds: Double) {

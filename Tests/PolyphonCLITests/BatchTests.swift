@@ -259,6 +259,28 @@ struct BatchTests {
                          [f(480), f(1440), 67, 3, 40]])
     }
 
+    /// The costliest song is rendered first, whatever its name: a long one started last would
+    /// keep one core busy after the others are done. With one worker, each mix is renamed into
+    /// place as its render ends, so the order of their modification times is the work's order.
+    @Test func theCostliestSongsAreRenderedFirst() throws {
+        let dir = try TemporaryDirectory(prefix: "batch-order")
+        let corpus = dir.file("corpus"), out = dir.file("out")
+        // Sorted by path: a short tune, a long one, a chord held for as long, a tiny one.
+        try BatchCorpus.write(BatchCorpus.tune(seconds: 1), to: corpus + "/a.mid")
+        try BatchCorpus.write(BatchCorpus.tune(seconds: 12, variant: 3), to: corpus + "/b.mid")
+        let chord = (0..<8).map { (channel: UInt8(0), key: UInt8(48 + 3 * $0), start: 0, length: 480 * 16) }
+        try BatchCorpus.write(BatchCorpus.song(chord), to: corpus + "/c.mid")
+        try BatchCorpus.write(BatchCorpus.song([(0, 60, 0, 120)]), to: corpus + "/d.mid")
+        let r = try Self.batch([corpus, "-o", out, "--jobs", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        func finished(_ name: String) throws -> Date {
+            try #require(try FileManager.default.attributesOfItem(atPath: out + "/" + name)[.modificationDate] as? Date)
+        }
+        let order = try ["a.wav", "b.wav", "c.wav", "d.wav"].sorted { try finished($0) < finished($1) }
+        // b: 12 s, 3 voices at a time; c: 8 voices for 8 s; a: 1 s; d: one short note.
+        #expect(order == ["b.wav", "c.wav", "a.wav", "d.wav"])
+    }
+
     @Test func aPictureIsAValidPNGOfTheStatedSize() throws {
         let dir = try TemporaryDirectory(prefix: "batch-picture")
         let corpus = dir.file("corpus"), out = dir.file("out")
