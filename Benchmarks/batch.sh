@@ -5,11 +5,11 @@
 # audio seconds per wall second, peak memory of all processes together, the ratios, and how
 # `polyphon batch` scales from --jobs 1 to --jobs $(nproc).
 #
-# The corpus: the planetblupi songs, COPIES times (default 2). Each measurement is the best
-# (shortest wall time) of REPEAT runs (default 2), alternating the renderers; memory is the
-# largest seen over the runs. FluidSynth's memory is the sum of the resident sizes of every
-# fluidsynth process alive at once, sampled every 50 ms; polyphon's is its peak RSS
-# (/usr/bin/time -f %M) and, the same way as FluidSynth's, sampled.
+# The corpus: the planetblupi songs, COPIES times (default 2). Each time is the best (shortest
+# wall time) of REPEAT runs (default 2), alternating the renderers; memory is the largest seen.
+# FluidSynth's memory is the sum of the resident sizes of every fluidsynth process alive at
+# once, sampled every 50 ms in one more run whose time is not counted (the sampler's `ps`
+# calls take CPU from the renderers); polyphon's is its peak RSS (/usr/bin/time -f %M).
 # Needs fluidsynth, fluid-soundfont-gm, planetblupi-music-midi, time, bc and python3 (Debian packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,16 +55,17 @@ PY
 
 now() { date +%s.%N; }
 
-# Each run prints "wall_seconds peak_kib" and leaves its WAVs in $WORK/out.
+# Each run prints "wall_seconds peak_kib" and leaves its WAVs in $WORK/out. FluidSynth's
+# memory is sampled only when $1 is "sampled" (its peak is 0 otherwise).
 run_fluidsynth() {
     rm -rf "$WORK/out"; mkdir -p "$WORK/out"
-    local start end peak
+    local start end peak=0
     start=$(now)
     (cd "$WORK/corpus" && find . -name '*.mid' | sort | xargs -P "$CORES" -I{} sh -c \
         'fluidsynth -n -i -q -R 0 -C 0 -r 44100 -F "$1/$(echo "$2" | tr / _).wav" "$3" "$2" >/dev/null 2>&1' \
         _ "$WORK/out" {} "$BANK") &
     local pid=$!
-    peak=$(sample_memory fluidsynth "$pid")
+    if [ "${1:-}" = sampled ]; then peak=$(sample_memory fluidsynth "$pid"); fi
     wait "$pid"
     end=$(now)
     echo "$(echo "$end - $start" | bc -l) $peak"
@@ -73,16 +74,12 @@ run_fluidsynth() {
 run_polyphon() {
     local jobs=$1
     rm -rf "$WORK/out"
-    local start end sampled rss
+    local start end rss
     start=$(now)
     /usr/bin/time -f %M -o "$WORK/rss" "$POLYPHON" batch "$WORK/corpus" -o "$WORK/out" --soundfont "$BANK" \
-        --no-reverb --no-chorus --jobs "$jobs" -q >/dev/null 2>&1 &
-    local pid=$!
-    sampled=$(sample_memory polyphon "$pid")
-    wait "$pid"
+        --no-reverb --no-chorus --jobs "$jobs" -q >/dev/null 2>&1
     end=$(now)
     rss=$(tail -1 "$WORK/rss")
-    if [ "$sampled" -gt "$rss" ]; then rss=$sampled; fi
     echo "$(echo "$end - $start" | bc -l) $rss"
 }
 
@@ -99,6 +96,9 @@ for r in $(seq 1 "$REPEAT"); do
     read -r w p < <(run_polyphon "$CORES"); record polyphon "$w" "$p"
     read -r w p < <(run_polyphon 1); record polyphon1 "$w" "$p"
 done
+echo "FluidSynth's memory…" >&2
+read -r w p < <(run_fluidsynth sampled)
+PEAK[fluidsynth]=$p
 
 row() {  # label name
     local name=$2
