@@ -55,18 +55,18 @@ struct PitchTests {
 
     /// The default pitch-wheel modulator is 12700 cents × wheel × sensitivity, the sensitivity
     /// a unipolar source in 128ths (SF2 2.04 §8.4.10): a range of 2 semitones bends by
-    /// 12700 × 2/128 = 198.4 cents, as FluidSynth 2.3.1 and 2.6 play it (measured on 2.3.1:
-    /// 198.0 up, 199.0 down, ±0.5 cents).
+    /// 12700 × 2/128 = 198.4 cents, played in whole cents rounded down as FluidSynth 2.3.1 and
+    /// 2.6 play it: 198 up, 199 down (measured on 2.3.1: 198.0 up, 199.0 down, ±0.5 cents).
     @Test func pitchBendFullUpIsTwoSemitonesOfTheSpec() throws {
         let c = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 62) { s in
             s.sendPitchBend(16383, onChannel: 0)
         }
-        // The wheel's top value is 16383/16384 (kept as it is, SF2 §8.4.10).
-        #expect(abs(c - (12700 * 2 / 128 * 16383 / 16384 - 200)) < 0.5, "\(c)")
+        // The wheel's top value is 16383/16384 (kept as it is, SF2 §8.4.10): 198.42 cents.
+        #expect(abs(c - (198 - 200)) < 0.1, "\(c)")
         let d = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 58) { s in
             s.sendPitchBend(0, onChannel: 0)
         }
-        #expect(abs(d - (200 - 12700 * 2 / 128)) < 0.5, "\(d)")
+        #expect(abs(d - (200 - 199)) < 0.1, "\(d)")
     }
 
     @Test func pitchBendRangeFromRPN0() throws {

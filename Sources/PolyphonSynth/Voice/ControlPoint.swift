@@ -117,11 +117,16 @@ extension Voice {
 
     /// The oscillator's increment from the note's pitch, the glide, the LFOs and the modulation
     /// envelope as they are now.
+    ///
+    /// The pitch is played in whole cents, rounded down, as FluidSynth plays it (2.3 and 2.6
+    /// alike: its cents-to-hertz conversion drops the fraction of the note's absolute cents,
+    /// whose sample root is whole). A cent is a fifth of what the ear can tell; matching it keeps
+    /// every harmonic of a vibrato or a bent note on FluidSynth's frequencies.
     @inline(__always)
     private mutating func updatePitch(modLfo: Float, modEnv: Float, vibLfo: Float) {
-        let base = sound.pitchCents + sound.portamentoCents
+        let base = (sound.pitchCents + sound.portamentoCents).rounded(.down)
         let modulation = modLfo * sound.modLfoToPitch + vibLfo * sound.vibLfoToPitch + modEnv * sound.modEnvToPitch
-        let cents = base + modulation
+        let cents = (sound.pitchCents + sound.portamentoCents + modulation).rounded(.down)
         guard cents != control.lastPitchCents else { return }
         control.lastPitchCents = cents
         if base != control.lastBaseCents {
@@ -130,8 +135,9 @@ extension Voice {
         }
         // Vibrato and most modulation stay within a semitone: a short series for the
         // modulation on top of the note's own ratio is much cheaper than a full exp2.
-        let ratio = abs(modulation) <= 100
-            ? control.baseRatio * Double(Units.exp2Small(modulation * (1.0 / 1200.0)))
+        let step = cents - base
+        let ratio = abs(step) <= 100
+            ? control.baseRatio * Double(Units.exp2Small(step * (1.0 / 1200.0)))
             : Double(Units.centsToRatio(cents)) * sound.sampleRateRatio
         oscillator.setIncrement(ratio)
     }
