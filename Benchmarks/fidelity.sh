@@ -3,7 +3,8 @@
 # Polyphon with its events moved to where FluidSynth's file player plays them
 # (`polyphon render --align-to-fluidsynth`), so the figures measure synthesis rather than
 # FluidSynth's block-quantised event timing. Polyphon is also rendered with its own exact
-# timing, for comparison. Prints one Markdown table per bank and effects setting.
+# timing, for comparison. Both write 32-bit float files, so neither's 16-bit rounding or dither
+# is measured. Prints one Markdown table per bank and effects setting.
 #
 #   bash Benchmarks/fidelity.sh [BANK…]        # default: FluidR3_GM and MuseScore_General
 #   SONGS=DIR EFFECTS="off on" FLUIDSYNTH=/path/to/fluidsynth bash Benchmarks/fidelity.sh
@@ -29,7 +30,9 @@ for bank in "${banks[@]}"; do
         echo
         echo "| file | level dB | spectral distance dB | envelope r | exact timing: level / distance / r |"
         echo "|---|---|---|---|---|"
-        fluid=(-ni -q -r 44100 -g 0.2); poly=(-q --rate 44100 --gain 0.2)
+        # Float files on both sides: FluidSynth writes 16 bits by plain rounding, Polyphon with
+        # TPDF dither (4.8 dB more noise), which would count in the quiet bands of dark sounds.
+        fluid=(-ni -q -r 44100 -g 0.2 -o audio.file.format=float); poly=(-q --rate 44100 --gain 0.2 --bits 32f)
         if [ "$fx" = off ]; then fluid+=(-R 0 -C 0); poly+=(--no-reverb --no-chorus); fi
         for song in "$songs"/*.mid; do
             name=$(basename "$song")
