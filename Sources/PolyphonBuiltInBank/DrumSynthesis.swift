@@ -71,7 +71,7 @@ enum DrumSound: Int, CaseIterable, Sendable {
             var phase = 0.0
             var thud = LowPassNoise(cutoff: 1000)
             out = points(0.9) { t, r in
-                phase += 75 * (1 + 0.5 * e(t, 0.05)) / Self.rate
+                phase += 75 * (1 + 0.3 * e(t, 0.03)) / Self.rate
                 return SineTable.value(cycles: phase) * e(t, 0.3) + 0.25 * SineTable.value(cycles: 1.6 * phase) * e(t, 0.1)
                     + 2 * thud.next(&r) * e(t, 0.04)
             }

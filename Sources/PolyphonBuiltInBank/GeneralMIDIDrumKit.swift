@@ -14,7 +14,7 @@ enum GeneralMIDIDrumKit {
         var decay: Double? = nil
         /// Pan, −1 (left) … 1 (right), from the listener's seat.
         var pan = 0.0
-        /// Level trim in dB.
+        /// Level trim in dB, measured against a real GM kit (FluidR3_GM: RMS of the first second of a hit at velocity 100).
         var gain = 0.0
         /// Keys of the same class cut each other off (the hi-hat pedal closes the open hat).
         var exclusiveClass = 0

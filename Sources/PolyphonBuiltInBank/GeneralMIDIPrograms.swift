@@ -10,9 +10,9 @@ enum GeneralMIDIPrograms {
     static let all: [ProgramPatch] = piano + chromatic + organ + guitar + bass + strings + ensemble + brass
         + reed + pipe + synthLead + synthPad + synthEffects + ethnic + percussive + soundEffects
 
-    /// Level trims in dB per program, measured (ProgramFamilyTests.programsAreEquallyLoud: RMS of
-    /// the first second of middle C at velocity 100) and rounded, so that decaying and
-    /// sustained programs sound equally loud.
+    /// Level trims in dB per program, measured against a real General MIDI bank (FluidR3_GM:
+    /// the RMS of notes C2–C6 at velocity 100, the middle three counted double) and rounded, so
+    /// that the programs of a song balance as they do in the banks songs are written for.
     static let loudnessTrim: [Double] = [
         -1.5, -1.5, 10.5, -0.5, 9, 6, 5.5, 7, 7.5, 6, 7, 1.5, 12, 1.5, 5, -1.5,
         4.5, 6.5, 6.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 6, -1.5, 9, 10.5, 13.5,
