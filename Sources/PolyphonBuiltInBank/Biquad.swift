@@ -26,3 +26,18 @@ struct Biquad {
         return y
     }
 }
+
+/// White noise through two cascaded low-pass biquads (24 dB per octave above `cutoff`): the
+/// dull thud of a beater or stick, and snare wires that fade above a few kilohertz.
+struct LowPassNoise {
+    private var first: Biquad, second: Biquad
+
+    init(cutoff: Double) {
+        first = Biquad(.lowPass, frequency: cutoff, q: 0.7)
+        second = Biquad(.lowPass, frequency: cutoff, q: 0.7)
+    }
+
+    mutating func next(_ random: inout SeededRandom) -> Double {
+        second.process(first.process(random.bipolar()))
+    }
+}

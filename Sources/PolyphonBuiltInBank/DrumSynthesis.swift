@@ -9,6 +9,16 @@ enum DrumSound: Int, CaseIterable, Sendable {
 
     private static let rate = GeneratedSample.rate
 
+    /// Drive of a soft clip over the whole sound: recorded snares and shakers are compressed,
+    /// their strokes' peaks held down against the body, which makes them louder for their peak.
+    private var saturation: Double? {
+        switch self {
+        case .snare: return 2.5
+        case .tambourine, .shaker: return 1.5
+        default: return nil
+        }
+    }
+
     /// The sample (unlooped, unpitched: stored at key 60).
     func render(seed: UInt64) -> GeneratedSample {
         var random = SeededRandom(seed: seed)
@@ -27,17 +37,22 @@ enum DrumSound: Int, CaseIterable, Sendable {
         var out: [Double]
         switch self {
         case .kick:
+            // The beater's slap is a short burst of dull noise: it carries the kick through the
+            // mids (250 Hz–4 kHz) where the swept sine has nothing.
             var phase = 0.0
-            var click = Biquad(.highPass, frequency: 3000, q: 0.7)
+            var beater = LowPassNoise(cutoff: 2500)
             out = points(0.6) { t, r in
                 phase += (48 + 110 * e(t, 0.035)) / Self.rate
-                return SineTable.value(cycles: phase) * e(t, 0.28) + 0.4 * click.process(r.bipolar()) * e(t, 0.004)
+                return SineTable.value(cycles: phase) * e(t, 0.28) + 3 * beater.next(&r) * e(t, 0.012)
             }
         case .snare:
-            var wires = Biquad(.bandPass, frequency: 5000, q: 0.5)
+            // The wires rattle from a few hundred hertz up and fall away above 7 kHz, as a real
+            // snare's do: their noise is not white.
+            var wiresLow = Biquad(.highPass, frequency: 300, q: 0.7)
+            var wires = LowPassNoise(cutoff: 7000)
             out = points(0.45) { t, r in
                 let body = (SineTable.value(cycles: 185 * t) + 0.6 * SineTable.value(cycles: 330 * t)) * e(t, 0.06)
-                return 0.7 * body + 1.4 * wires.process(r.bipolar()) * e(t, 0.13)
+                return 0.7 * body + 1.4 * wiresLow.process(wires.next(&r)) * e(t, 0.13)
             }
         case .sideStick:
             var wood = Biquad(.bandPass, frequency: 1800, q: 6)
@@ -52,26 +67,32 @@ enum DrumSound: Int, CaseIterable, Sendable {
                 return 3 * band.process(r.bipolar()) * max(bursts, tail)
             }
         case .tom:
+            // The stick's thud (dull noise) gives the shell its body between 250 Hz and 2 kHz.
             var phase = 0.0
+            var thud = LowPassNoise(cutoff: 1000)
             out = points(0.9) { t, r in
-                phase += 100 * (1 + 0.5 * e(t, 0.05)) / Self.rate
+                phase += 75 * (1 + 0.3 * e(t, 0.03)) / Self.rate
                 return SineTable.value(cycles: phase) * e(t, 0.3) + 0.25 * SineTable.value(cycles: 1.6 * phase) * e(t, 0.1)
-                    + 0.15 * r.bipolar() * e(t, 0.01)
+                    + 2 * thud.next(&r) * e(t, 0.04)
             }
         case .hiHat:
-            var hp = Biquad(.highPass, frequency: 7000, q: 0.7)
-            out = points(1.2) { t, r in hp.process(0.6 * metal(t, 1.7) + 0.5 * r.bipolar()) * 1.6 * e(t, 0.35) }
+            // Hats sound from the mids up; above 12 kHz the metal's sizzle thins out.
+            var hp = Biquad(.highPass, frequency: 2000, q: 0.7)
+            var lp = Biquad(.lowPass, frequency: 12_000, q: 0.7)
+            out = points(1.2) { t, r in lp.process(hp.process(0.6 * metal(t, 1.7) + 0.5 * r.bipolar())) * 1.6 * e(t, 0.35) }
         case .crash:
-            var hp = Biquad(.highPass, frequency: 3500, q: 0.6)
-            out = points(2.2) { t, r in hp.process(0.35 * metal(t, 1.3) + r.bipolar()) * e(t, 0.7) * min(1, t / 0.002) }
+            var hp = Biquad(.highPass, frequency: 800, q: 0.6)
+            var lp = Biquad(.lowPass, frequency: 10_000, q: 0.7)
+            out = points(2.2) { t, r in lp.process(hp.process(0.35 * metal(t, 1.3) + r.bipolar())) * e(t, 0.7) * min(1, t / 0.002) }
         case .ride:
-            var hp = Biquad(.highPass, frequency: 5000, q: 0.7)
+            var hp = Biquad(.highPass, frequency: 1000, q: 0.7)
+            var lp = Biquad(.lowPass, frequency: 10_000, q: 0.7)
             out = points(2.2) { t, r in
                 var ping = 0.0
                 for (f, a) in [(3150.0, 1.0), (4730, 0.6), (5980, 0.5), (7450, 0.4), (8870, 0.3)] {
                     ping += a * SineTable.value(cycles: f * t)
                 }
-                return 0.25 * ping * e(t, 0.9) + 0.6 * hp.process(r.bipolar()) * e(t, 0.6)
+                return 0.25 * ping * e(t, 0.9) + 0.6 * lp.process(hp.process(r.bipolar())) * e(t, 0.6)
             }
         case .rideBell:
             out = points(1.5) { t, r in
@@ -80,7 +101,7 @@ enum DrumSound: Int, CaseIterable, Sendable {
                 return s * e(t, 0.5) / 2
             }
         case .tambourine:
-            var hp = Biquad(.highPass, frequency: 6000, q: 0.7)
+            var hp = Biquad(.highPass, frequency: 4000, q: 0.7)
             out = points(0.5) { t, r in
                 let jingle = 0.6 + 0.4 * SineTable.value(cycles: 28 * t)
                 return hp.process(r.bipolar() + 0.5 * metal(t, 9)) * jingle * e(t, 0.12) * 1.5
@@ -101,7 +122,7 @@ enum DrumSound: Int, CaseIterable, Sendable {
             var phase = 0.0
             var slap = Biquad(.bandPass, frequency: 2000, q: 1)
             out = points(0.6) { t, r in
-                phase += 200 * (1 + 0.15 * e(t, 0.02)) / Self.rate
+                phase += 400 * (1 + 0.15 * e(t, 0.02)) / Self.rate
                 return SineTable.value(cycles: phase) * e(t, 0.16) + 0.3 * SineTable.value(cycles: 1.5 * phase) * e(t, 0.05)
                     + 0.8 * slap.process(r.bipolar()) * e(t, 0.008)
             }
@@ -150,6 +171,10 @@ enum DrumSound: Int, CaseIterable, Sendable {
                 for (f, a) in [(4500.0, 1.0), (5800, 0.3), (9100, 0.4), (12_200, 0.2)] { s += a * SineTable.value(cycles: f * t) }
                 return s * e(t, 0.8) / 1.4
             }
+        }
+        if let drive = saturation {
+            let peak = max(out.reduce(0) { max($0, abs($1)) }, 1e-12)
+            out = out.map { PortableMath.tanh(drive * $0 / peak) }
         }
         // End every one-shot at silence: a 10 ms fade, so a sound cut at its end never clicks.
         let fade = min(out.count, 441)

@@ -24,7 +24,7 @@ enum GeneralMIDIBank {
     /// First-second RMS every sample is levelled to before the program's own trim.
     private static let referenceRMS = 0.25
     /// Attenuation every program starts from, so quiet programs can be trimmed up.
-    private static let headroomDB = 5.0
+    private static let headroomDB = 4.0
 
     /// A stored sample and the attenuation that levels it.
     private struct Stored {

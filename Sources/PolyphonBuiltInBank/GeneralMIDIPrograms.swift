@@ -10,18 +10,18 @@ enum GeneralMIDIPrograms {
     static let all: [ProgramPatch] = piano + chromatic + organ + guitar + bass + strings + ensemble + brass
         + reed + pipe + synthLead + synthPad + synthEffects + ethnic + percussive + soundEffects
 
-    /// Level trims in dB per program, measured (ProgramFamilyTests.programsAreEquallyLoud: RMS of
-    /// the first second of middle C at velocity 100) and rounded, so that decaying and
-    /// sustained programs sound equally loud.
+    /// Level trims in dB per program, measured against a real General MIDI bank (FluidR3_GM:
+    /// the RMS of notes C2–C6 at velocity 100, the middle three counted double) and rounded, so
+    /// that the programs of a song balance as they do in the banks songs are written for.
     static let loudnessTrim: [Double] = [
-        0, 0, 3, 1, 3, 3, 2, 2, 4, 4, 4, 2, 7, 8, 1, 2,
-        -2, -2, -2, 1, -3, -2, -2, -3, 2, 2, 8, 2, 8, -1, -1, 3,
-        0, -2, 0, 1, -1, 4, 6, 3, -2, -2, -2, -2, -6, 7, 1, 2,
-        -4, -3, -2, -3, 0, 0, -1, 6, -1, 0, 1, 0, -3, 1, 3, 2,
-        -3, -3, -3, -3, -2, -2, -2, -2, -2, -2, -2, -2, -2, -3, -2, -2,
-        -3, -3, -2, -1, -1, -2, -3, -1, 6, 1, 3, 1, 4, 2, 0, 4,
-        8, 4, 8, 2, 2, 7, 8, 4, 4, 10, 10, 2, 7, -3, 0, -2,
-        4, 8, 5, 10, 5, 6, 8, 10, 10, -3, -2, -3, -3, 0, -1, 4,
+        -1.5, -1.5, 10.5, -0.5, 9, 6, 5.5, 7, 7.5, 6, 7, 1.5, 12, 1.5, 5, -1.5,
+        4.5, 6.5, 6.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 6, -1.5, 9, 10.5, 13.5,
+        4.5, 7.5, 6.5, 8.5, 1.5, 3, 12, 19.5, 5.5, 3.5, 4, 3.5, 0.5, 22.5, -0.5, -4.5,
+        2.5, 7, 8.5, 9.5, 5, 7, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 9, 9.5, 7.5,
+        5.5, 8, 5, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
+        5.5, 4, 2.5, 6.5, 6, 10.5, -4.5, 5, 6.5, 4.5, 8, 8.5, 18.5, 15, 7, 14.5,
+        17.5, 8, 7, 9, 5.5, 14, 10, 10.5, 0, -1.5, -3.5, 0.5, 0, 5, 5.5, 4,
+        4.5, 1, 7, 1, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
     ]
 
     static let piano: [P] = [
@@ -76,9 +76,9 @@ enum GeneralMIDIPrograms {
     ]
 
     static let bass: [P] = [
-        P("Acoustic Bass", .acousticBass, .decaying(7, release: 0.2), keyToDecay: 20, filter: 900),
-        P("Electric Bass (finger)", .fingerBass, .decaying(9, release: 0.15), keyToDecay: 20, filter: 1200),
-        P("Electric Bass (pick)", .pickBass, .decaying(8, release: 0.12), keyToDecay: 20, filter: 1000,
+        P("Acoustic Bass", .acousticBass, .decaying(7, release: 0.2), keyToDecay: 20, filter: 2000),
+        P("Electric Bass (finger)", .fingerBass, .decaying(9, release: 0.15), keyToDecay: 20, filter: 2500),
+        P("Electric Bass (pick)", .pickBass, .decaying(8, release: 0.12), keyToDecay: 20, filter: 2500,
           sweep: S(decay: 0.3, sustain: 0.2, filterCents: 1200)),
         P("Fretless Bass", .fretlessBass, .swell(0.01, decay: 12, sustainDB: 40, release: 0.2), vibrato: (5, 6, 0.5)),
         P("Slap Bass 1", .slapBass, .decaying(5, release: 0.12), keyToDecay: 20, filter: 1200,

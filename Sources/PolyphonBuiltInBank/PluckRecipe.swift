@@ -19,21 +19,33 @@ struct PluckRecipe: Sendable {
         let period = max(8, Int((GeneratedSample.rate / frequency).rounded()))
         let count = max(Int(duration * GeneratedSample.rate), period * 24)
         var random = SeededRandom(seed: seed)
-        // Excitation: one-pole low-passed noise, combed at the pick position.
+        // Excitation: the string's shape when it is let go — a triangle with its apex at the
+        // pick position, whose harmonic n has amplitude sin(nπp)/n² (the pick-position comb
+        // included, and the energy in the low partials, as a real string's is) — rounded by
+        // the finger or plectrum: a two-pole low-pass whose corner rises with brightness. A
+        // little noise through the same filter adds the grain of the pluck. The triangle's
+        // crest factor is low, so the string is loud for its peak.
+        let p = min(max(pickPosition, 0.01), 0.99)
+        let corner = 600 + 12_000 * brightness * brightness
+        let a = 1 - PortableMath.exp(-PortableMath.twoPi * corner / GeneratedSample.rate)
+        var shape = [Double](repeating: 0, count: period)
+        for i in 0..<period {
+            let x = Double(i) / Double(period)
+            shape[i] = (x < p ? x / p : (1 - x) / (1 - p)) + 0.1 * brightness * random.bipolar()
+        }
+        // The low-pass runs round the period three times, so what it leaves is periodic.
+        var lp1 = 0.0, lp2 = 0.0
         var excitation = [Double](repeating: 0, count: period)
-        var lp = 0.0
-        // Squared, so dull excitations (basses, thumbs) really are dull: cutoff ≈ a × 7 kHz.
-        let a = 0.03 + 0.97 * brightness * brightness
-        for i in 0..<period { lp += a * (random.bipolar() - lp); excitation[i] = lp }
-        let pick = max(1, Int(pickPosition * Double(period)))
-        let combed = (0..<period).map { excitation[$0] - excitation[($0 + period - pick) % period] }
-        let mean = combed.reduce(0, +) / Double(period)
-        let excitationPeak = max(combed.reduce(0) { max($0, abs($1 - mean)) }, 1e-12)
+        for _ in 0..<3 {
+            for i in 0..<period {
+                lp1 += a * (shape[i] - lp1)
+                lp2 += a * (lp1 - lp2)
+                excitation[i] = lp2
+            }
+        }
+        let mean = excitation.reduce(0, +) / Double(period)
         var y = [Double](repeating: 0, count: count)
-        // Soft-limit the excitation: noise peaks three or four times above its RMS, and the
-        // sample is normalised to its first period's peak, so untamed peaks would leave the
-        // string itself quiet. Limiting noise only reshapes noise.
-        for i in 0..<period { y[i] = PortableMath.tanh(2.5 * (combed[i] - mean) / excitationPeak) }
+        for i in 0..<period { y[i] = excitation[i] - mean }
         // Symmetric three-tap loss filter: zero phase, so the period stays exactly `period`.
         let centre = 1 - 0.5 * damping, side = (1 - centre) / 2
         let rho = PortableMath.exp(-6.907755 / (decay * GeneratedSample.rate / Double(period)))

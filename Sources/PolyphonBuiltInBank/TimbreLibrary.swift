@@ -143,11 +143,11 @@ enum TimbreName: Int, CaseIterable, Sendable {
 
         // Basses: low roots; plucked, fretless (smooth, dark), synth (saw, FM).
         case .acousticBass:
-            return Self.pluck(Self.low, PluckRecipe(brightness: 0.2, damping: 0.8, pickPosition: 0.2, duration: 0.6, decay: 3))
+            return Self.pluck(Self.low, PluckRecipe(brightness: 0.3, damping: 0.8, pickPosition: 0.2, duration: 0.6, decay: 3))
         case .fingerBass:
-            return Self.pluck(Self.low, PluckRecipe(brightness: 0.3, damping: 0.7, pickPosition: 0.25, duration: 0.6, decay: 4))
+            return Self.pluck(Self.low, PluckRecipe(brightness: 0.4, damping: 0.7, pickPosition: 0.25, duration: 0.6, decay: 4))
         case .pickBass:
-            return Self.pluck(Self.low, PluckRecipe(brightness: 0.6, damping: 0.6, pickPosition: 0.1, duration: 0.6, decay: 4))
+            return Self.pluck(Self.low, PluckRecipe(brightness: 0.7, damping: 0.6, pickPosition: 0.1, duration: 0.6, decay: 4))
         case .fretlessBass:
             return Self.spectral(Self.low, SpectralRecipe(harmonics: { h, _ in S.rolloff(h, 1.6) }, ceiling: 6000,
                 attack: AttackRecipe(duration: 0.2, brightness: { h, _ in h > 2 ? S.rolloff(h, 1) : 0 }, brightLevel: 0.4, brightDecay: 0.08)))

@@ -27,8 +27,10 @@ import PolyphonSoundFont
         print(lines.joined(separator: "\n"))
     }
 
-    /// Cymbals, hats, snare and shakers are noise (flat spectrum, no peaks); kick, toms and
-    /// congas are pitched membranes (power in spectral peaks).
+    /// Cymbals, hats and shakers are noise (flat spectrum, no peaks); the snare's wires are
+    /// noise too (no peaks) but coloured, falling away above a few kilohertz as a real snare's do
+    /// (FluidR3_GM's measures a flatness of 0.03); kick, toms and congas are pitched membranes
+    /// (power in spectral peaks).
     @Test func metalAndShakersAreNoiseLikeMembranesAreNot() throws {
         func spectrum(_ key: UInt8) throws -> [Double] {
             let x = B.mono(try B.note(drumKey: key, hold: 0.3, tail: 0.2))
@@ -37,7 +39,7 @@ import PolyphonSoundFont
         for key: UInt8 in [38, 42, 46, 49, 57, 69, 70] {
             let m = try spectrum(key)
             let f = SpectrumAnalysis.flatness(m, rate: 44100), s = SpectrumAnalysis.tonalShare(m, rate: 44100)
-            #expect(f > 0.1 && s < 0.3, "key \(key) flatness \(f), tonal share \(s)")
+            #expect(f > (key == 38 ? 0.03 : 0.1) && s < 0.3, "key \(key) flatness \(f), tonal share \(s)")
         }
         for key: UInt8 in [36, 41, 45, 50, 60, 64] {
             let s = SpectrumAnalysis.tonalShare(try spectrum(key), rate: 44100)
