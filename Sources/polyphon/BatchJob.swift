@@ -40,14 +40,23 @@ struct BatchJob: Sendable {
         picture ? outputDirectory + "/" + input.outputStem + ".png" : nil
     }
 
+    /// The outputs a finished input has: the mix, then labels and picture when asked for.
+    func expectedOutputs(_ input: BatchInput) -> [String] {
+        [mixPath(input)] + [labelsPath(input), picturePath(input)].compactMap { $0 }
+    }
+
+    /// Whether every output of `input` is in place (a run before this one finished it).
+    func isDone(_ input: BatchInput) -> Bool {
+        expectedOutputs(input).allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// Roughly how long `input` takes to render, for ordering the work: the seconds its voices
     /// sound — each note's, pedals included, with half a second of release, times the voices
     /// it starts — plus 18 per second of song (the engine's cost per frame without voices,
     /// fitted on the planetblupi songs: the estimate then follows their render times with a
     /// correlation of 0.88). Zero when it is done already or unreadable.
     func estimatedCost(_ input: BatchInput) -> Double {
-        let expected = [mixPath(input)] + [labelsPath(input), picturePath(input)].compactMap { $0 }
-        if expected.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) { return 0 }
+        if isDone(input) { return 0 }
         guard let midi = try? MIDIFile(contentsOfFile: input.path) else { return 0 }
         let schedule = MIDISchedule(file: midi, sampleRate: options.sampleRate, leadIn: 0)
         let notes = schedule.noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength,
@@ -65,10 +74,9 @@ struct BatchJob: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let cancellation = RenderCancellation(timeLimit: timeout)
         let mix = mixPath(input)
-        let expected = [mix] + [labelsPath(input), picturePath(input)].compactMap { $0 }
-        if expected.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+        if isDone(input) {
             var entry = previous.flatMap { $0.status == .ok || $0.status == .skipped ? $0 : nil }
-                ?? BatchReportEntry(input: input.path, status: .skipped, outputs: expected)
+                ?? BatchReportEntry(input: input.path, status: .skipped, outputs: expectedOutputs(input))
             entry.status = .skipped
             return entry
         }

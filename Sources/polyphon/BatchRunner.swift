@@ -2,15 +2,18 @@ import Foundation
 
 /// Renders a batch's inputs on `jobs` threads in one process, all sharing the job's bank.
 ///
-/// Workers first estimate every input's cost (``BatchJob/estimatedCost(_:)``, a parse), then
-/// take the inputs from a shared counter, costliest first: a long song started last would leave
-/// the other cores idle while it finishes, so the batch ends on short ones. Each result is
-/// appended to the report as soon as it is known, and a failure is also said on standard error. The calling thread draws
-/// the progress bar (when asked) until every worker has finished.
+/// Workers first estimate every input's cost (``BatchJob/estimatedCost(_:)``, a parse), then a
+/// second round of workers takes the inputs from a shared counter, costliest first: a long song
+/// started last would leave the other cores idle while it finishes, so the batch ends on short
+/// ones. Each result is appended to the report as soon as it is known, and a failure is also
+/// said on standard error. The calling thread draws the progress bar (when asked) until every
+/// worker has finished.
 final class BatchRunner: @unchecked Sendable {
     private let job: BatchJob
-    /// The inputs in the order given, then (after the estimates) the order workers take them.
+    /// The inputs in the order given, then (after the estimates, set by the calling thread
+    /// between the two rounds of workers) in the order they are rendered.
     private var inputs: [BatchInput]
+    /// Each input's estimated cost, by its index in the order given.
     private var costs: [Double]
     private let previous: [String: BatchReportEntry]
     private let report: BatchReportWriter
@@ -40,20 +43,11 @@ final class BatchRunner: @unchecked Sendable {
     func run() -> (entries: [BatchReportEntry], tally: BatchTally, wallSeconds: Double) {
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-        let group = DispatchGroup()
-        for k in 0..<jobs {
-            group.enter()
-            let thread = Thread { [self] in
-                estimate()
-                if barrier() { order() }
-                work()
-                group.leave()
-            }
-            thread.name = "polyphon.batch.\(k)"
-            // Room for deep MIDI parsing and the renderer's frames.
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        // First every input's cost, then the renders, costliest first.
+        onWorkerThreads(named: "estimate") { $0.estimate() }.wait()
+        inputs = Self.costliestFirst(inputs, costs: costs)
+        next = 0
+        let group = onWorkerThreads(named: "render") { $0.work() }
         while group.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
             if showProgress { draw(elapsed()) }
         }
@@ -64,44 +58,40 @@ final class BatchRunner: @unchecked Sendable {
         return (results, tally, wall)
     }
 
+    /// Runs `body` on `jobs` new threads; the group is left when all have returned.
+    private func onWorkerThreads(named name: String, _ body: @escaping @Sendable (BatchRunner) -> Void) -> DispatchGroup {
+        let group = DispatchGroup()
+        for k in 0..<jobs {
+            group.enter()
+            let thread = Thread { [self] in
+                body(self)
+                group.leave()
+            }
+            thread.name = "polyphon.batch.\(name).\(k)"
+            // Room for deep MIDI parsing and the renderer's frames.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        return group
+    }
+
+    /// The next input's index from the shared counter, or nil when none is left.
+    private func takeNext() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        let i = next
+        next += 1
+        return i < inputs.count ? i : nil
+    }
+
     /// Estimates the costs of inputs taken from the shared counter.
     private func estimate() {
-        while true {
-            lock.lock()
-            let i = next
-            next += 1
-            lock.unlock()
-            guard i < inputs.count else { return }
+        while let i = takeNext() {
             let cost = job.estimatedCost(inputs[i])
             lock.lock()
             costs[i] = cost
             lock.unlock()
         }
-    }
-
-    private var waiting = 0
-    private let allEstimated = NSCondition()
-
-    /// Waits until every worker has finished estimating; true for exactly one of them (the last).
-    private func barrier() -> Bool {
-        allEstimated.lock()
-        defer { allEstimated.unlock() }
-        waiting += 1
-        if waiting == jobs { return true }
-        while waiting <= jobs { allEstimated.wait() }
-        return false
-    }
-
-    /// Puts the inputs in the order workers take them, then lets the others go.
-    private func order() {
-        lock.lock()
-        inputs = Self.costliestFirst(inputs, costs: costs)
-        next = 0
-        lock.unlock()
-        allEstimated.lock()
-        waiting += 1
-        allEstimated.broadcast()
-        allEstimated.unlock()
     }
 
     /// `inputs` by decreasing cost, ties keeping their order.
@@ -110,12 +100,7 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     private func work() {
-        while true {
-            lock.lock()
-            let i = next
-            next += 1
-            lock.unlock()
-            guard i < inputs.count else { return }
+        while let i = takeNext() {
             let input = inputs[i]
             let entry = job.run(input, previous: previous[input.path])
             report.append(entry)
