@@ -124,9 +124,10 @@ extension Voice {
     /// every harmonic of a vibrato or a bent note on FluidSynth's frequencies.
     @inline(__always)
     private mutating func updatePitch(modLfo: Float, modEnv: Float, vibLfo: Float) {
-        let base = (sound.pitchCents + sound.portamentoCents).rounded(.down)
+        let note = sound.pitchCents + sound.portamentoCents
         let modulation = modLfo * sound.modLfoToPitch + vibLfo * sound.vibLfoToPitch + modEnv * sound.modEnvToPitch
-        let cents = (sound.pitchCents + sound.portamentoCents + modulation).rounded(.down)
+        let base = note.rounded(.down)
+        let cents = (note + modulation).rounded(.down)
         guard cents != control.lastPitchCents else { return }
         control.lastPitchCents = cents
         if base != control.lastBaseCents {
