@@ -105,7 +105,9 @@ extension Voice {
         if sound.usesModulationEnvelope {
             modulationEnvelope.advance(control.modEnvPending)
             control.modEnvPending = 0
-            modEnv = modulationEnvelope.value
+            var ahead = modulationEnvelope
+            ahead.advance(Voice.controlPeriod)
+            modEnv = ahead.value
         }
         if sound.vibLfoToPitch != 0 {
             vibratoLFO.advance(control.vibLfoPending)
