@@ -39,4 +39,32 @@ struct ModulationTimingTests {
         let onset = peak(0, 0.01), settled = peak(0.01, 0.06)
         #expect(Measure.db(onset / settled) < 1, "onset \(onset), settled \(settled)")
     }
+
+    /// A vibrato LFO of 100 cents at 8.176 Hz after its shortest delay (1 ms) on a 3520 Hz sine,
+    /// in its first rise:
+    /// each 64-frame period plays, in whole cents rounded down, the LFO's value where the period
+    /// ends. Read where it starts, the rise measured 4.7 cents flat of that.
+    @Test func vibratoPlaysTheLFOWhereEachPeriodEnds() throws {
+        let bank = TestBank.sine(generators: [Generator(.vibLfoToPitch, 100), Generator(.freqVibLFO, 0),
+                                              Generator(.delayVibLFO, -12_000)])
+        let synth = try Synthesizer(soundBank: bank)
+        let rate = 44_100.0
+        synth.startNote(105, withVelocity: 127, onChannel: 0)
+        let out = synth.renderSeconds(0.03)
+        // The triangle rises 4·f per second from 0 over its first quarter cycle (30.6 ms).
+        let risePerFrame = 4 * 8.176 / rate, delay = 0.001 * rate
+        func expectedHz(_ range: Range<Int>, lead: Int) -> Double {
+            let cycles = range.map { frame -> Double in
+                let end = (frame / 64) * 64 + lead
+                return 3520 * pow(2, (100 * risePerFrame * max(0, Double(end) - delay)).rounded(.down) / 1200)
+            }
+            return cycles.reduce(0, +) / Double(range.count)
+        }
+        for window in [out.frame(0.005)..<out.frame(0.015), out.frame(0.015)..<out.frame(0.025)] {
+            let measured = Measure.frequency(out.left[window], rate: rate)
+            let ahead = Measure.cents(measured, expectedHz(window, lead: 64))
+            let behind = Measure.cents(measured, expectedHz(window, lead: 0))
+            #expect(abs(ahead) < 0.5, "\(window): \(ahead) cents from the period's end, \(behind) from its start")
+        }
+    }
 }

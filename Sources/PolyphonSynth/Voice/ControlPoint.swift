@@ -92,27 +92,35 @@ extension Voice {
         return continued
     }
 
-    /// The modulation LFO, modulation envelope and vibrato LFO now — each brought up to date
-    /// only if something reads it (0 otherwise).
+    /// The modulation LFO, modulation envelope and vibrato LFO where the coming period ends —
+    /// each brought up to date only if something reads it (0 otherwise). The period's pitch and
+    /// the cutoff its filter glides to follow them, so read at the period's start they would lag
+    /// it by a whole period (a resonant filter opened by a 1 ms envelope rang). FluidSynth, too,
+    /// steps its envelopes and LFOs before each block it renders.
     @inline(__always)
     private mutating func modulatorsNow() -> (modLfo: Float, modEnv: Float, vibLfo: Float) {
         var modLfo: Float = 0, modEnv: Float = 0, vibLfo: Float = 0
+        let period = Voice.controlPeriod
         if sound.usesModulationLFO {
             modulationLFO.advance(control.modLfoPending)
             control.modLfoPending = 0
-            modLfo = modulationLFO.value
+            var ahead = modulationLFO
+            ahead.advance(period)
+            modLfo = ahead.value
         }
         if sound.usesModulationEnvelope {
             modulationEnvelope.advance(control.modEnvPending)
             control.modEnvPending = 0
             var ahead = modulationEnvelope
-            ahead.advance(Voice.controlPeriod)
+            ahead.advance(period)
             modEnv = ahead.value
         }
         if sound.vibLfoToPitch != 0 {
             vibratoLFO.advance(control.vibLfoPending)
             control.vibLfoPending = 0
-            vibLfo = vibratoLFO.value
+            var ahead = vibratoLFO
+            ahead.advance(period)
+            vibLfo = ahead.value
         }
         return (modLfo, modEnv, vibLfo)
     }
