@@ -131,7 +131,7 @@ enum GeneralMIDIBank {
             if drum.pan != 0 { g.append(Generator(.pan, Int16((500 * drum.pan).rounded()))) }
             if drum.exclusiveClass != 0 { g.append(Generator(.exclusiveClass, Int16(drum.exclusiveClass))) }
             g.append(Generator(.reverbEffectsSend, 150))
-            g.append(Generator(.initialAttenuation, attenuation(s.levelDB + headroomDB - drum.gain)))
+            g.append(Generator(.initialAttenuation, attenuation(s.levelDB + headroomDB - drum.gain - GeneralMIDIDrumKit.kitTrim)))
             g.append(Generator(.sampleModes, 0))
             g.append(Generator(.sampleID, Int16(s.index)))
             return Zone(generators: g)

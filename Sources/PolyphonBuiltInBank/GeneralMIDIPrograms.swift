@@ -12,16 +12,19 @@ enum GeneralMIDIPrograms {
 
     /// Level trims in dB per program, measured against a real General MIDI bank (FluidR3_GM:
     /// the RMS of notes C2–C6 at velocity 100, the middle three counted double) and rounded, so
-    /// that the programs of a song balance as they do in the banks songs are written for.
+    /// that the programs of a song balance as they do in the banks songs are written for. The
+    /// programs the planetblupi songs use are then set by their channels' levels in those songs
+    /// against FluidR3_GM's (share-weighted mean over the songs, at most ±8 dB), since songs play
+    /// keys, velocities and note lengths a single test note does not.
     static let loudnessTrim: [Double] = [
-        -1.5, -1.5, 10.5, -0.5, 9, 6, 5.5, 7, 7.5, 6, 7, 1.5, 12, 1.5, 5, -1.5,
-        4.5, 6.5, 6.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 6, -1.5, 9, 10.5, 13.5,
-        4.5, 7.5, 6.5, 8.5, 1.5, 3, 12, 19.5, 5.5, 3.5, 4, 3.5, 0.5, 22.5, -0.5, -4.5,
-        2.5, 7, 8.5, 9.5, 5, 7, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 9, 9.5, 7.5,
-        5.5, 8, 5, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
-        5.5, 4, 2.5, 6.5, 6, 10.5, -4.5, 5, 6.5, 4.5, 8, 8.5, 18.5, 15, 7, 14.5,
-        17.5, 8, 7, 9, 5.5, 14, 10, 10.5, 0, -1.5, -3.5, 0.5, 0, 5, 5.5, 4,
-        4.5, 1, 7, 1, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
+        0.5, -1.5, 10.5, 3, 13, 5.5, 5.5, 4.5, 11.5, 6, 7, 3, 13.5, 1.5, 5, -1.5,
+        4.5, 3, 5.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 2.5, -1.5, 9, 10.5, 13.5,
+        4.5, 5, 4.5, 9.5, 3, 2.5, 17.5, 20, 5.5, 3.5, 4, 3.5, 0.5, 30.5, -0.5, -4.5,
+        9.5, 7, 8.5, 8, 5, 10, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 11, 9.5, 7.5,
+        5.5, 8, 11, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
+        6.5, 1.5, 2.5, 6.5, 6, 14, -4.5, 8.5, 0.5, 4.5, 8.5, 8.5, 18.5, 15, 7, 14.5,
+        17.5, 8, 7, 9, 5.5, 6, 10, 10.5, 0, -1.5, -3.5, 0, 0, 5, 5.5, 4,
+        4.5, 1, 7, 6.5, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
     ]
 
     static let piano: [P] = [
@@ -85,7 +88,7 @@ enum GeneralMIDIPrograms {
           sweep: S(decay: 0.2, sustain: 0, filterCents: 2400), velocityToFilter: 1200),
         P("Slap Bass 2", .slapBass, .decaying(4, release: 0.2), keyToDecay: 20, filter: 800, resonance: 4,
           sweep: S(decay: 0.25, sustain: 0, filterCents: 1800)),
-        P("Synth Bass 1", .sawBass, .swell(0.002, decay: 6, sustainDB: 12, release: 0.65), filter: 300, resonance: 12,
+        P("Synth Bass 1", .sawBass, .swell(0.002, decay: 6, sustainDB: 12, release: 0.65), filter: 300,
           sweep: S(decay: 0.35, sustain: 0.15, release: 0.1, filterCents: 4200), velocityToFilter: 1200),
         P("Synth Bass 2", .fmBass, .swell(0.002, decay: 5, sustainDB: 15, release: 0.04), velocityToFilter: 0),
     ]
@@ -193,8 +196,8 @@ enum GeneralMIDIPrograms {
           sweep: S(attack: 1.5, decay: 2, sustain: 0.6, filterCents: 1800), reverb: 500),
         P("FX 3 (crystal)", .crystal, .decaying(9, attack: 0.002, release: 1.2), keyToDecay: 20, reverb: 500, chorus: 300),
         P("FX 4 (atmosphere)", .steelGuitar, .decaying(12, release: 1.5), keyToDecay: 20, detune: 8, reverb: 500, chorus: 400),
-        P("FX 5 (brightness)", .glassPad, .held(0.07, release: 6.5), reverb: 450, chorus: 300),
-        P("FX 6 (goblins)", .metalPad, .held(0.85, release: 6), filter: 1200, resonance: 6, vibrato: (0.7, 40, 0.5),
+        P("FX 5 (brightness)", .glassPad, .held(0.07, release: 4.5), reverb: 450, chorus: 300),
+        P("FX 6 (goblins)", .metalPad, .held(0.85, release: 4.5), filter: 1200, resonance: 6, vibrato: (0.7, 40, 0.5),
           reverb: 500),
         P("FX 7 (echoes)", .bellPad, .decaying(10, attack: 0.02, release: 2.0), filter: 4000, tremolo: (3, 4), reverb: 600, chorus: 300),
         P("FX 8 (sci-fi)", .metalPad, .held(0.2, release: 1.2), filter: 3000, resonance: 6, vibrato: (3, 60, 0.3), reverb: 500),
