@@ -130,6 +130,7 @@ enum GeneralMIDIBank {
             g.append(Generator(.releaseVolEnv, timecents(drum.decay ?? 2.5)))
             if drum.pan != 0 { g.append(Generator(.pan, Int16((500 * drum.pan).rounded()))) }
             if drum.exclusiveClass != 0 { g.append(Generator(.exclusiveClass, Int16(drum.exclusiveClass))) }
+            if let hz = drum.filter { g.append(Generator(.initialFilterFc, Int16(absoluteCents(hz).rounded()))) }
             g.append(Generator(.reverbEffectsSend, 150))
             g.append(Generator(.initialAttenuation, attenuation(s.levelDB + headroomDB - drum.gain - GeneralMIDIDrumKit.kitTrim)))
             g.append(Generator(.sampleModes, 0))
