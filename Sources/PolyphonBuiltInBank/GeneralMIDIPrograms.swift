@@ -19,7 +19,7 @@ enum GeneralMIDIPrograms {
     static let loudnessTrim: [Double] = [
         0.5, -1.5, 10.5, 3, 13, 5.5, 5.5, 4.5, 11.5, 6, 7, 3, 13.5, 1.5, 5, -1.5,
         4.5, 3, 5.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 2.5, -1.5, 9, 10.5, 13.5,
-        4.5, 5, 4.5, 9.5, 3, 2.5, 17.5, 20, 5.5, 3.5, 4, 3.5, 0.5, 30.5, -0.5, -4.5,
+        4.5, 5, 4.5, 9.5, 6, 2.5, 17.5, 20, 5.5, 3.5, 4, 3.5, 0.5, 30.5, -0.5, -4.5,
         9.5, 7, 8.5, 8, 5, 10, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 11, 9.5, 7.5,
         5.5, 8, 11, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
         6.5, 1.5, 2.5, 6.5, 6, 14, -4.5, 8.5, 0.5, 4.5, 8.5, 8.5, 18.5, 15, 7, 14.5,
@@ -84,7 +84,7 @@ enum GeneralMIDIPrograms {
         P("Electric Bass (pick)", .pickBass, .decaying(4, release: 0.24), keyToDecay: 20, filter: 2500,
           sweep: S(decay: 0.3, sustain: 0.2, filterCents: 1200)),
         P("Fretless Bass", .fretlessBass, .swell(0.01, decay: 12, sustainDB: 40, release: 0.25), vibrato: (5, 6, 0.5)),
-        P("Slap Bass 1", .slapBass, .decaying(5, release: 0.16), keyToDecay: 20, filter: 1200,
+        P("Slap Bass 1", .slapBass, .swell(0.001, decay: 0.6, sustainDB: 8, release: 0.16), keyToDecay: 20, filter: 1200,
           sweep: S(decay: 0.2, sustain: 0, filterCents: 2400), velocityToFilter: 1200),
         P("Slap Bass 2", .slapBass, .decaying(4, release: 0.2), keyToDecay: 20, filter: 800, resonance: 4,
           sweep: S(decay: 0.25, sustain: 0, filterCents: 1800)),
