@@ -35,7 +35,7 @@ enum GeneralMIDIPrograms {
         P("Electric Grand Piano", .piano, .decaying(8, release: 0.3), keyToDecay: 40, filter: 3000, resonance: 4,
           sweep: S(decay: 1.5, sustain: 0.2, filterCents: 1800), detune: 6, width: 0.3, velocityToFilter: 1200, reverb: 150, chorus: 300),
         P("Honky-tonk Piano", .piano, .decaying(5, release: 1.3), keyToDecay: 40, filter: 3500,
-          sweep: S(decay: 2, sustain: 0, filterCents: 1800), detune: 14, width: 0.5, velocityToFilter: 1800, reverb: 150),
+          sweep: S(decay: 2, sustain: 0, filterCents: 900), detune: 14, width: 0.5, velocityToFilter: 1800, reverb: 150),
         P("Electric Piano 1", .tinePiano, .decaying(9, release: 0.2), keyToDecay: 30, reverb: 150, chorus: 200),
         P("Electric Piano 2", .fmPiano, .decaying(8, release: 1.1), keyToDecay: 30, detune: 7, width: 0.5, reverb: 150, chorus: 300),
         P("Harpsichord", .harpsichord, .decaying(7, release: 0.25), keyToDecay: 30, reverb: 150),
@@ -56,8 +56,8 @@ enum GeneralMIDIPrograms {
 
     static let organ: [P] = [
         P("Drawbar Organ", .drawbarOrgan, .held(0.006, release: 0.06), reverb: 150, chorus: 200),
-        P("Percussive Organ", .percussiveOrgan, .held(0.003, release: 0.3), reverb: 150, chorus: 150),
-        P("Rock Organ", .rockOrgan, .held(0.006, release: 0.24), vibrato: (6.5, 12, 0), tremolo: (6.5, 1.5), reverb: 150),
+        P("Percussive Organ", .percussiveOrgan, .held(0.003, release: 0.3), filter: 6000, reverb: 150, chorus: 150),
+        P("Rock Organ", .rockOrgan, .held(0.006, release: 0.24), filter: 6000, vibrato: (6.5, 12, 0), tremolo: (6.5, 1.5), reverb: 150),
         P("Church Organ", .pipeOrgan, .held(0.08, release: 0.9), width: 0.7, reverb: 400),
         P("Reed Organ", .reedOrgan, .held(0.06, release: 0.2), filter: 4000, reverb: 200),
         P("Accordion", .accordion, .held(0.05, release: 0.15), tremolo: (5.5, 1), detune: 9, width: 0.3, reverb: 150),
@@ -145,7 +145,7 @@ enum GeneralMIDIPrograms {
     static let reed: [P] = [
         P("Soprano Sax", .saxophone, .held(0.03, release: 0.1), filter: 6000, vibrato: (5.5, 14, 0.3), reverb: 200),
         P("Alto Sax", .saxophone, .held(0.03, release: 0.1), filter: 4500, vibrato: (5.2, 14, 0.3), reverb: 200),
-        P("Tenor Sax", .saxophone, .held(0.04, release: 0.28), filter: 3500, vibrato: (5, 12, 0.35), reverb: 200),
+        P("Tenor Sax", .saxophone, .held(0.04, release: 0.28), filter: 5000, vibrato: (5, 12, 0.35), reverb: 200),
         P("Baritone Sax", .saxophone, .held(0.04, release: 0.12), filter: 2500, vibrato: (4.8, 10, 0.35), reverb: 200),
         P("Oboe", .oboe, .held(0.04, release: 0.1), vibrato: (5.5, 12, 0.3), reverb: 250),
         P("English Horn", .oboe, .held(0.05, release: 0.12), filter: 3000, vibrato: (5, 10, 0.3), reverb: 250),
@@ -181,7 +181,7 @@ enum GeneralMIDIPrograms {
         P("Pad 1 (new age)", .bellPad, .held(0.012, release: 3.3), filter: 6000, reverb: 400, chorus: 300),
         P("Pad 2 (warm)", .warmPad, .held(0.5, release: 1.0), filter: 3000, reverb: 400, chorus: 300),
         P("Pad 3 (polysynth)", .polyPad, .swell(0.03, decay: 10, sustainDB: 8, release: 2.4), filter: 1500, resonance: 3,
-          sweep: S(decay: 0.8, sustain: 0.3, filterCents: 2400), reverb: 300, chorus: 300),
+          sweep: S(decay: 0.8, sustain: 0.3, filterCents: 900), reverb: 300, chorus: 300),
         P("Pad 4 (choir)", .choirAah, .held(0.6, release: 1.2), reverb: 450, chorus: 200),
         P("Pad 5 (bowed)", .glassPad, .held(0.7, release: 1.0), reverb: 450),
         P("Pad 6 (metallic)", .metalPad, .held(0.4, release: 1.2), filter: 5000, reverb: 400, chorus: 300),
