@@ -48,11 +48,13 @@ enum DrumSound: Int, CaseIterable, Sendable {
         case .snare:
             // The wires rattle from a few hundred hertz up and fall away above 7 kHz, as a real
             // snare's do: their noise is not white.
+            // The shell's fundamental stays strong beside them: a real GM kit's snare (FluidR3_GM's)
+            // has its most power at 125-250 Hz.
             var wiresLow = Biquad(.highPass, frequency: 300, q: 0.7)
             var wires = LowPassNoise(cutoff: 7000)
             out = points(0.45) { t, r in
-                let body = (SineTable.value(cycles: 185 * t) + 0.6 * SineTable.value(cycles: 330 * t)) * e(t, 0.06)
-                return 0.7 * body + 1.4 * wiresLow.process(wires.next(&r)) * e(t, 0.13)
+                let body = (SineTable.value(cycles: 185 * t) + 0.25 * SineTable.value(cycles: 330 * t)) * e(t, 0.06)
+                return 1.0 * body + 1.2 * wiresLow.process(wires.next(&r)) * e(t, 0.13)
             }
         case .sideStick:
             var wood = Biquad(.bandPass, frequency: 1800, q: 6)

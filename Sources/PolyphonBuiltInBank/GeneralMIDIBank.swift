@@ -125,12 +125,14 @@ enum GeneralMIDIBank {
                 g.append(Generator(.decayVolEnv, timecents(decay)))
                 g.append(Generator(.sustainVolEnv, 1440))
             }
-            // Drum notes are often a few ticks long: a long release lets the sound ring out.
-            g.append(Generator(.releaseVolEnv, timecents(drum.decay == nil ? 2.5 : 0.3)))
+            // Drum notes are often a few ticks long: the release falls as fast as the decay (or,
+            // without one, slowly enough to let the sample ring out).
+            g.append(Generator(.releaseVolEnv, timecents(drum.decay ?? 2.5)))
             if drum.pan != 0 { g.append(Generator(.pan, Int16((500 * drum.pan).rounded()))) }
             if drum.exclusiveClass != 0 { g.append(Generator(.exclusiveClass, Int16(drum.exclusiveClass))) }
+            if let hz = drum.filter { g.append(Generator(.initialFilterFc, Int16(absoluteCents(hz).rounded()))) }
             g.append(Generator(.reverbEffectsSend, 150))
-            g.append(Generator(.initialAttenuation, attenuation(s.levelDB + headroomDB - drum.gain)))
+            g.append(Generator(.initialAttenuation, attenuation(s.levelDB + headroomDB - drum.gain - GeneralMIDIDrumKit.kitTrim)))
             g.append(Generator(.sampleModes, 0))
             g.append(Generator(.sampleID, Int16(s.index)))
             return Zone(generators: g)

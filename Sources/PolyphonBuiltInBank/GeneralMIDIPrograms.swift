@@ -12,40 +12,43 @@ enum GeneralMIDIPrograms {
 
     /// Level trims in dB per program, measured against a real General MIDI bank (FluidR3_GM:
     /// the RMS of notes C2–C6 at velocity 100, the middle three counted double) and rounded, so
-    /// that the programs of a song balance as they do in the banks songs are written for.
+    /// that the programs of a song balance as they do in the banks songs are written for. The
+    /// programs the planetblupi songs use are then set by their channels' levels in those songs
+    /// against FluidR3_GM's (share-weighted mean over the songs, at most ±8 dB), since songs play
+    /// keys, velocities and note lengths a single test note does not.
     static let loudnessTrim: [Double] = [
-        -1.5, -1.5, 10.5, -0.5, 9, 6, 5.5, 7, 7.5, 6, 7, 1.5, 12, 1.5, 5, -1.5,
-        4.5, 6.5, 6.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 6, -1.5, 9, 10.5, 13.5,
-        4.5, 7.5, 6.5, 8.5, 1.5, 3, 12, 19.5, 5.5, 3.5, 4, 3.5, 0.5, 22.5, -0.5, -4.5,
-        2.5, 7, 8.5, 9.5, 5, 7, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 9, 9.5, 7.5,
-        5.5, 8, 5, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
-        5.5, 4, 2.5, 6.5, 6, 10.5, -4.5, 5, 6.5, 4.5, 8, 8.5, 18.5, 15, 7, 14.5,
-        17.5, 8, 7, 9, 5.5, 14, 10, 10.5, 0, -1.5, -3.5, 0.5, 0, 5, 5.5, 4,
-        4.5, 1, 7, 1, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
+        0.5, -1.5, 10.5, 3, 13, 5.5, 5.5, 4.5, 11.5, 6, 7, 3, 13.5, 1.5, 5, -1.5,
+        4.5, 3, 5.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 2.5, -1.5, 9, 10.5, 13.5,
+        4.5, 5, 4.5, 9.5, 6, 2.5, 17.5, 20, 5.5, 3.5, 4, 3.5, 0.5, 30.5, -0.5, -4.5,
+        9.5, 7, 8.5, 8, 5, 10, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 11, 9.5, 7.5,
+        5.5, 8, 11, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
+        6.5, 1.5, 2.5, 6.5, 6, 14, -4.5, 8.5, 0.5, 4.5, 8.5, 8.5, 18.5, 15, 7, 14.5,
+        17.5, 8, 7, 9, 5.5, 6, 10, 10.5, 0, -1.5, -3.5, 0, 0, 5, 5.5, 4,
+        4.5, 1, 7, 6.5, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
     ]
 
     static let piano: [P] = [
-        P("Acoustic Grand Piano", .piano, .decaying(14, release: 0.35), keyToDecay: 40, filter: 3000,
+        P("Acoustic Grand Piano", .piano, .decaying(14, release: 0.7), keyToDecay: 40, filter: 3000,
           sweep: S(decay: 3, sustain: 0, filterCents: 1800), velocityToFilter: 3600, reverb: 200),
         P("Bright Acoustic Piano", .piano, .decaying(12, release: 0.35), keyToDecay: 40, filter: 4500,
           sweep: S(decay: 2.5, sustain: 0, filterCents: 1800), velocityToFilter: 1800, reverb: 200),
         P("Electric Grand Piano", .piano, .decaying(8, release: 0.3), keyToDecay: 40, filter: 3000, resonance: 4,
           sweep: S(decay: 1.5, sustain: 0.2, filterCents: 1800), detune: 6, width: 0.3, velocityToFilter: 1200, reverb: 150, chorus: 300),
-        P("Honky-tonk Piano", .piano, .decaying(10, release: 0.3), keyToDecay: 40, filter: 3500,
-          sweep: S(decay: 2, sustain: 0, filterCents: 1800), detune: 14, width: 0.5, velocityToFilter: 1800, reverb: 150),
-        P("Electric Piano 1", .tinePiano, .decaying(9, release: 0.4), keyToDecay: 30, reverb: 150, chorus: 200),
-        P("Electric Piano 2", .fmPiano, .decaying(8, release: 0.4), keyToDecay: 30, detune: 7, width: 0.5, reverb: 150, chorus: 300),
+        P("Honky-tonk Piano", .piano, .decaying(5, release: 1.3), keyToDecay: 40, filter: 3500,
+          sweep: S(decay: 2, sustain: 0, filterCents: 900), detune: 14, width: 0.5, velocityToFilter: 1800, reverb: 150),
+        P("Electric Piano 1", .tinePiano, .decaying(9, release: 0.2), keyToDecay: 30, reverb: 150, chorus: 200),
+        P("Electric Piano 2", .fmPiano, .decaying(8, release: 1.1), keyToDecay: 30, detune: 7, width: 0.5, reverb: 150, chorus: 300),
         P("Harpsichord", .harpsichord, .decaying(7, release: 0.25), keyToDecay: 30, reverb: 150),
-        P("Clavi", .clavinet, .decaying(4, release: 0.1), keyToDecay: 30, filter: 2500, resonance: 6,
+        P("Clavi", .clavinet, .decaying(4, release: 0.3), keyToDecay: 30, filter: 2500, resonance: 6,
           sweep: S(decay: 0.4, sustain: 0.1, filterCents: 2400), velocityToFilter: 1200),
     ]
 
     static let chromatic: [P] = [
-        P("Celesta", .celesta, .decaying(5, release: 0.6), keyToDecay: 30, reverb: 250),
+        P("Celesta", .celesta, .decaying(5, release: 2.5), keyToDecay: 30, reverb: 250),
         P("Glockenspiel", .glockenspiel, .decaying(6, release: 0.8), keyToDecay: 20, reverb: 250),
         P("Music Box", .musicBox, .decaying(5, release: 0.8), keyToDecay: 20, reverb: 300),
-        P("Vibraphone", .vibraphone, .decaying(10, release: 0.5), keyToDecay: 20, tremolo: (5.5, 2.5), reverb: 250),
-        P("Marimba", .marimba, .decaying(2.5, release: 0.3), keyToDecay: 30, reverb: 200),
+        P("Vibraphone", .vibraphone, .decaying(10, release: 0.7), keyToDecay: 20, tremolo: (5.5, 2.5), reverb: 250),
+        P("Marimba", .marimba, .decaying(2.5, release: 1.4), keyToDecay: 30, reverb: 200),
         P("Xylophone", .xylophone, .decaying(1.6, release: 0.25), keyToDecay: 20, reverb: 200),
         P("Tubular Bells", .tubularBell, .decaying(16, release: 1.5), keyToDecay: 20, reverb: 300),
         P("Dulcimer", .dulcimer, .decaying(9, release: 0.6), keyToDecay: 30, detune: 5, width: 0.4, reverb: 200),
@@ -53,8 +56,8 @@ enum GeneralMIDIPrograms {
 
     static let organ: [P] = [
         P("Drawbar Organ", .drawbarOrgan, .held(0.006, release: 0.06), reverb: 150, chorus: 200),
-        P("Percussive Organ", .percussiveOrgan, .held(0.003, release: 0.06), reverb: 150, chorus: 150),
-        P("Rock Organ", .rockOrgan, .held(0.006, release: 0.08), vibrato: (6.5, 12, 0), tremolo: (6.5, 1.5), reverb: 150),
+        P("Percussive Organ", .percussiveOrgan, .held(0.003, release: 0.3), filter: 6000, reverb: 150, chorus: 150),
+        P("Rock Organ", .rockOrgan, .held(0.006, release: 0.24), filter: 6000, vibrato: (6.5, 12, 0), tremolo: (6.5, 1.5), reverb: 150),
         P("Church Organ", .pipeOrgan, .held(0.08, release: 0.9), width: 0.7, reverb: 400),
         P("Reed Organ", .reedOrgan, .held(0.06, release: 0.2), filter: 4000, reverb: 200),
         P("Accordion", .accordion, .held(0.05, release: 0.15), tremolo: (5.5, 1), detune: 9, width: 0.3, reverb: 150),
@@ -66,8 +69,8 @@ enum GeneralMIDIPrograms {
         P("Acoustic Guitar (nylon)", .nylonGuitar, .decaying(8, release: 0.4), keyToDecay: 30, reverb: 200),
         P("Acoustic Guitar (steel)", .steelGuitar, .decaying(9, release: 0.4), keyToDecay: 30, detune: 3, width: 0.3, reverb: 200),
         P("Electric Guitar (jazz)", .jazzGuitar, .decaying(7, release: 0.25), keyToDecay: 30, filter: 3000, reverb: 150),
-        P("Electric Guitar (clean)", .cleanGuitar, .decaying(9, release: 0.25), keyToDecay: 30, reverb: 150, chorus: 400),
-        P("Electric Guitar (muted)", .mutedGuitar, .decaying(3.5, release: 0.08), keyToDecay: 20, filter: 2500, reverb: 100),
+        P("Electric Guitar (clean)", .cleanGuitar, .decaying(9, release: 0.6), keyToDecay: 30, reverb: 150, chorus: 400),
+        P("Electric Guitar (muted)", .mutedGuitar, .decaying(2.2, release: 0.28), keyToDecay: 20, filter: 2500, reverb: 100),
         P("Overdriven Guitar", .overdriveGuitar, .swell(0.004, decay: 18, sustainDB: 30, release: 0.2), filter: 4500,
           sweep: S(decay: 0.6, sustain: 0.3, filterCents: 1200), vibrato: (5, 8, 0.6), reverb: 200),
         P("Distortion Guitar", .distortionGuitar, .swell(0.004, decay: 20, sustainDB: 30, release: 0.2), filter: 5000,
@@ -78,16 +81,16 @@ enum GeneralMIDIPrograms {
     static let bass: [P] = [
         P("Acoustic Bass", .acousticBass, .decaying(7, release: 0.2), keyToDecay: 20, filter: 2000),
         P("Electric Bass (finger)", .fingerBass, .decaying(9, release: 0.15), keyToDecay: 20, filter: 2500),
-        P("Electric Bass (pick)", .pickBass, .decaying(8, release: 0.12), keyToDecay: 20, filter: 2500,
+        P("Electric Bass (pick)", .pickBass, .decaying(4, release: 0.24), keyToDecay: 20, filter: 2500,
           sweep: S(decay: 0.3, sustain: 0.2, filterCents: 1200)),
-        P("Fretless Bass", .fretlessBass, .swell(0.01, decay: 12, sustainDB: 40, release: 0.2), vibrato: (5, 6, 0.5)),
-        P("Slap Bass 1", .slapBass, .decaying(5, release: 0.12), keyToDecay: 20, filter: 1200,
+        P("Fretless Bass", .fretlessBass, .swell(0.01, decay: 12, sustainDB: 40, release: 0.25), vibrato: (5, 6, 0.5)),
+        P("Slap Bass 1", .slapBass, .swell(0.001, decay: 0.6, sustainDB: 8, release: 0.16), keyToDecay: 20, filter: 1200,
           sweep: S(decay: 0.2, sustain: 0, filterCents: 2400), velocityToFilter: 1200),
-        P("Slap Bass 2", .slapBass, .decaying(4, release: 0.1), keyToDecay: 20, filter: 800, resonance: 4,
+        P("Slap Bass 2", .slapBass, .decaying(4, release: 0.2), keyToDecay: 20, filter: 800, resonance: 4,
           sweep: S(decay: 0.25, sustain: 0, filterCents: 1800)),
-        P("Synth Bass 1", .sawBass, .swell(0.002, decay: 6, sustainDB: 12, release: 0.1), filter: 300, resonance: 12,
+        P("Synth Bass 1", .sawBass, .swell(0.002, decay: 6, sustainDB: 12, release: 0.65), filter: 300,
           sweep: S(decay: 0.35, sustain: 0.15, release: 0.1, filterCents: 4200), velocityToFilter: 1200),
-        P("Synth Bass 2", .fmBass, .swell(0.002, decay: 5, sustainDB: 15, release: 0.1), velocityToFilter: 0),
+        P("Synth Bass 2", .fmBass, .swell(0.002, decay: 5, sustainDB: 15, release: 0.04), velocityToFilter: 0),
     ]
 
     static let strings: [P] = [
@@ -100,20 +103,20 @@ enum GeneralMIDIPrograms {
         P("Contrabass", .bowedString, .swell(0.12, decay: 30, sustainDB: 3, release: 0.3), filter: 2500,
           vibrato: (4.5, 10, 0.3), reverb: 250),
         P("Tremolo Strings", .stringEnsemble, .held(0.05, release: 0.3), filter: 6000, tremolo: (8, 8), reverb: 300),
-        P("Pizzicato Strings", .stringEnsemble, .decaying(1.5, release: 0.2), keyToDecay: 20, filter: 2500,
+        P("Pizzicato Strings", .stringEnsemble, .decaying(1.5, release: 1.3), keyToDecay: 20, filter: 2500,
           sweep: S(decay: 0.25, sustain: 0, filterCents: 2400), reverb: 300),
         P("Orchestral Harp", .nylonGuitar, .decaying(10, release: 0.8), keyToDecay: 30, filter: 3500, detune: 3, width: 0.4, reverb: 350),
         P("Timpani", .membrane, .decaying(6, release: 0.8), keyToDecay: 20, filter: 2000, reverb: 300),
     ]
 
     static let ensemble: [P] = [
-        P("String Ensemble 1", .stringEnsemble, .held(0.2, release: 0.4), filter: 7000, reverb: 350),
+        P("String Ensemble 1", .stringEnsemble, .held(0.2, release: 2.1), filter: 7000, reverb: 350),
         P("String Ensemble 2", .stringEnsemble, .held(0.45, release: 0.6), filter: 4000, reverb: 350),
         P("SynthStrings 1", .synthStrings, .held(0.15, release: 0.4), filter: 3500, resonance: 3,
           sweep: S(attack: 0.3, decay: 1.5, sustain: 0.4, filterCents: 1200), reverb: 300, chorus: 300),
-        P("SynthStrings 2", .synthStrings, .held(0.4, release: 0.6), filter: 2500, reverb: 300, chorus: 300),
+        P("SynthStrings 2", .synthStrings, .held(0.13, release: 3.3), filter: 2500, reverb: 300, chorus: 300),
         P("Choir Aahs", .choirAah, .held(0.25, release: 0.5), vibrato: (5, 8, 0.3), reverb: 400),
-        P("Voice Oohs", .choirOoh, .held(0.2, release: 0.4), vibrato: (5, 8, 0.3), reverb: 400),
+        P("Voice Oohs", .choirOoh, .held(0.08, release: 0.9), vibrato: (5, 8, 0.3), reverb: 400),
         P("Synth Voice", .synthVoice, .held(0.12, release: 0.4), vibrato: (5.5, 10, 0.2), detune: 6, width: 0.5, reverb: 350, chorus: 300),
         P("Orchestra Hit", .orchestraHit, .decaying(2.5, release: 0.3), filter: 6000,
           sweep: S(decay: 0.3, sustain: 0.3, filterCents: 1200), reverb: 350),
@@ -131,7 +134,7 @@ enum GeneralMIDIPrograms {
         P("Muted Trumpet", .mutedTrumpet, .swell(0.02, decay: 20, sustainDB: 4, release: 0.1), vibrato: (5.5, 8, 0.4), reverb: 200),
         P("French Horn", .frenchHorn, .held(0.08, release: 0.3), filter: 2000,
           sweep: S(attack: 0.1, decay: 0.6, sustain: 0.6, filterCents: 1200), vibrato: (5, 6, 0.5), reverb: 300),
-        P("Brass Section", .brassSection, .swell(0.04, decay: 20, sustainDB: 3, release: 0.15), filter: 2500,
+        P("Brass Section", .brassSection, .swell(0.14, decay: 20, sustainDB: 3, release: 0.5), filter: 2500,
           sweep: S(attack: 0.05, decay: 0.5, sustain: 0.6, release: 0.1, filterCents: 2000), velocityToFilter: 1800, reverb: 250),
         P("Synth Brass 1", .synthBrass, .swell(0.01, decay: 15, sustainDB: 6, release: 0.15), filter: 1000, resonance: 6,
           sweep: S(attack: 0.02, decay: 0.5, sustain: 0.35, release: 0.15, filterCents: 3600), velocityToFilter: 1200, chorus: 200),
@@ -142,7 +145,7 @@ enum GeneralMIDIPrograms {
     static let reed: [P] = [
         P("Soprano Sax", .saxophone, .held(0.03, release: 0.1), filter: 6000, vibrato: (5.5, 14, 0.3), reverb: 200),
         P("Alto Sax", .saxophone, .held(0.03, release: 0.1), filter: 4500, vibrato: (5.2, 14, 0.3), reverb: 200),
-        P("Tenor Sax", .saxophone, .held(0.04, release: 0.12), filter: 3500, vibrato: (5, 12, 0.35), reverb: 200),
+        P("Tenor Sax", .saxophone, .held(0.04, release: 0.28), filter: 5000, vibrato: (5, 12, 0.35), reverb: 200),
         P("Baritone Sax", .saxophone, .held(0.04, release: 0.12), filter: 2500, vibrato: (4.8, 10, 0.35), reverb: 200),
         P("Oboe", .oboe, .held(0.04, release: 0.1), vibrato: (5.5, 12, 0.3), reverb: 250),
         P("English Horn", .oboe, .held(0.05, release: 0.12), filter: 3000, vibrato: (5, 10, 0.3), reverb: 250),
@@ -162,23 +165,23 @@ enum GeneralMIDIPrograms {
     ]
 
     static let synthLead: [P] = [
-        P("Lead 1 (square)", .squareLead, .held(0.003, release: 0.08), filter: 6000),
-        P("Lead 2 (sawtooth)", .sawLead, .held(0.003, release: 0.08), filter: 5000),
+        P("Lead 1 (square)", .squareLead, .held(0.003, release: 0.12), filter: 6000),
+        P("Lead 2 (sawtooth)", .sawLead, .held(0.003, release: 0.28), filter: 5000),
         P("Lead 3 (calliope)", .calliope, .held(0.02, release: 0.15), vibrato: (6, 10, 0.2), reverb: 200),
         P("Lead 4 (chiff)", .squareLead, .decaying(20, attack: 0.002, release: 0.2), filter: 1800,
           sweep: S(decay: 0.08, sustain: 0, filterCents: 3600)),
         P("Lead 5 (charang)", .distortionGuitar, .swell(0.003, decay: 20, sustainDB: 20, release: 0.1), filter: 4000),
-        P("Lead 6 (voice)", .voiceLead, .held(0.06, release: 0.2), vibrato: (5.5, 12, 0.2), reverb: 250, chorus: 200),
+        P("Lead 6 (voice)", .voiceLead, .held(0.2, release: 1.7), vibrato: (5.5, 12, 0.2), reverb: 250, chorus: 200),
         P("Lead 7 (fifths)", .fifthsLead, .held(0.005, release: 0.1), filter: 4000),
-        P("Lead 8 (bass + lead)", .bassLead, .held(0.003, release: 0.08), filter: 3000, resonance: 4,
+        P("Lead 8 (bass + lead)", .bassLead, .held(0.003, release: 0.04), filter: 3000, resonance: 4,
           sweep: S(decay: 0.4, sustain: 0.4, filterCents: 1800)),
     ]
 
     static let synthPad: [P] = [
-        P("Pad 1 (new age)", .bellPad, .held(0.05, release: 1.2), filter: 6000, reverb: 400, chorus: 300),
+        P("Pad 1 (new age)", .bellPad, .held(0.012, release: 3.3), filter: 6000, reverb: 400, chorus: 300),
         P("Pad 2 (warm)", .warmPad, .held(0.5, release: 1.0), filter: 3000, reverb: 400, chorus: 300),
-        P("Pad 3 (polysynth)", .polyPad, .swell(0.15, decay: 10, sustainDB: 8, release: 0.6), filter: 1500, resonance: 3,
-          sweep: S(decay: 0.8, sustain: 0.3, filterCents: 2400), reverb: 300, chorus: 300),
+        P("Pad 3 (polysynth)", .polyPad, .swell(0.03, decay: 10, sustainDB: 8, release: 2.4), filter: 1500, resonance: 3,
+          sweep: S(decay: 0.8, sustain: 0.3, filterCents: 900), reverb: 300, chorus: 300),
         P("Pad 4 (choir)", .choirAah, .held(0.6, release: 1.2), reverb: 450, chorus: 200),
         P("Pad 5 (bowed)", .glassPad, .held(0.7, release: 1.0), reverb: 450),
         P("Pad 6 (metallic)", .metalPad, .held(0.4, release: 1.2), filter: 5000, reverb: 400, chorus: 300),
@@ -193,8 +196,8 @@ enum GeneralMIDIPrograms {
           sweep: S(attack: 1.5, decay: 2, sustain: 0.6, filterCents: 1800), reverb: 500),
         P("FX 3 (crystal)", .crystal, .decaying(9, attack: 0.002, release: 1.2), keyToDecay: 20, reverb: 500, chorus: 300),
         P("FX 4 (atmosphere)", .steelGuitar, .decaying(12, release: 1.5), keyToDecay: 20, detune: 8, reverb: 500, chorus: 400),
-        P("FX 5 (brightness)", .glassPad, .held(0.3, release: 1.2), reverb: 450, chorus: 300),
-        P("FX 6 (goblins)", .metalPad, .held(1.0, release: 1.5), filter: 1200, resonance: 6, vibrato: (0.7, 40, 0.5),
+        P("FX 5 (brightness)", .glassPad, .held(0.07, release: 4.5), reverb: 450, chorus: 300),
+        P("FX 6 (goblins)", .metalPad, .held(0.85, release: 4.5), filter: 1200, resonance: 6, vibrato: (0.7, 40, 0.5),
           reverb: 500),
         P("FX 7 (echoes)", .bellPad, .decaying(10, attack: 0.02, release: 2.0), filter: 4000, tremolo: (3, 4), reverb: 600, chorus: 300),
         P("FX 8 (sci-fi)", .metalPad, .held(0.2, release: 1.2), filter: 3000, resonance: 6, vibrato: (3, 60, 0.3), reverb: 500),
@@ -204,7 +207,7 @@ enum GeneralMIDIPrograms {
         P("Sitar", .sitar, .decaying(9, release: 0.4), keyToDecay: 20, filter: 5000, reverb: 250),
         P("Banjo", .banjo, .decaying(4, release: 0.15), keyToDecay: 20, reverb: 150),
         P("Shamisen", .shamisen, .decaying(3.5, release: 0.12), keyToDecay: 20, reverb: 200),
-        P("Koto", .koto, .decaying(8, release: 0.4), keyToDecay: 20, reverb: 250),
+        P("Koto", .koto, .decaying(8, release: 2.2), keyToDecay: 20, reverb: 250),
         P("Kalimba", .kalimba, .decaying(3, release: 0.3), keyToDecay: 20, reverb: 250),
         P("Bag pipe", .bagpipe, .held(0.02, release: 0.08), filter: 5000, reverb: 200),
         P("Fiddle", .bowedString, .swell(0.05, decay: 30, sustainDB: 3, release: 0.2), vibrato: (6, 20, 0.15), reverb: 200),
@@ -215,7 +218,7 @@ enum GeneralMIDIPrograms {
         P("Tinkle Bell", .tinkleBell, .decaying(5, release: 0.6), keyToDecay: 20, reverb: 300),
         P("Agogo", .agogo, .decaying(2, release: 0.3), keyToDecay: 20, reverb: 200),
         P("Steel Drums", .steelDrum, .decaying(4, release: 0.4), keyToDecay: 20, reverb: 250),
-        P("Woodblock", .woodblock, .decaying(1.3, release: 0.1), keyToDecay: 20, reverb: 150),
+        P("Woodblock", .woodblock, .decaying(0.3, release: 0.4), keyToDecay: 20, reverb: 150),
         P("Taiko Drum", .membrane, .decaying(3, release: 0.5), filter: 1500, sweep: S(decay: 0.3, sustain: 0, pitchCents: 200), reverb: 300),
         P("Melodic Tom", .membrane, .decaying(2.5, release: 0.4), filter: 3000, sweep: S(decay: 0.6, sustain: 0, pitchCents: 500), reverb: 250),
         P("Synth Drum", .sineDrum, .decaying(2.5, release: 0.3), sweep: S(decay: 0.5, sustain: 0, pitchCents: 1200), reverb: 200),

@@ -43,7 +43,7 @@ enum TimbreName: Int, CaseIterable, Sendable {
         case .piano:
             return Self.spectral(Self.wide, SpectralRecipe(
                 harmonics: { h, hz in S.rolloff(h, 1.1) * (1.05 - abs(PortableMath.sin(PortableMath.pi * Double(h) / 7))) * S.air(hz, 5000) },
-                stretch: 0.0003, bandwidthCents: 1.2, ceiling: 12_000,
+                stretch: 0.0003, bandwidthCents: 1.2, ceiling: 8000,
                 attack: AttackRecipe(duration: 0.5, brightness: { h, hz in h < 3 ? 0 : S.rolloff(h, 0.6) * S.air(hz, 9000) },
                                      brightLevel: 0.9, brightDecay: 0.12, noiseLevel: 0.3, noiseDecay: 0.006,
                                      noiseCentre: 1800, noiseWidth: 3000)))
@@ -179,7 +179,7 @@ enum TimbreName: Int, CaseIterable, Sendable {
         case .choirOoh:
             return Self.spectral(Self.mid, stereo: true, SpectralRecipe(
                 harmonics: { h, hz in S.rolloff(h, 0.4) * S.formants(hz, S.vowelU, floor: 0.01) },
-                bandwidthCents: 25, ceiling: 8000, length: 16384))
+                bandwidthCents: 25, noise: [(9000, 8000, 0.03)], ceiling: 8000, length: 16384))
         case .synthVoice:
             return Self.spectral(Self.mid, SpectralRecipe(
                 harmonics: { h, hz in S.rolloff(h, 0.6) * S.formants(hz, S.vowelA, floor: 0.05) }, bandwidthCents: 8, ceiling: 9000))
@@ -283,7 +283,8 @@ enum TimbreName: Int, CaseIterable, Sendable {
                 bandwidthCents: 20, ceiling: 12_000, length: 16384))
         case .bellPad:
             return Self.spectral(Self.mid, stereo: true, SpectralRecipe(
-                partials: [(1, 1), (2, 0.6), (3, 0.25), (4.2, 0.4), (5.4, 0.2)], bandwidthCents: 10, ceiling: 12_000, length: 16384,
+                partials: [(1, 1), (2, 0.6), (3, 0.25), (4.2, 0.4), (5.4, 0.2), (6.8, 0.12), (8.2, 0.08), (10.1, 0.06), (12.6, 0.04), (15.3, 0.03)],
+                bandwidthCents: 10, noise: [(9000, 9000, 0.12)], ceiling: 12_000, length: 16384,
                 attack: AttackRecipe(duration: 0.4, brightness: { h, _ in h > 3 ? 1 : 0 }, brightLevel: 0.8, brightDecay: 0.15)))
         case .crystal:
             return Self.spectral(Self.high, stereo: true, SpectralRecipe(

@@ -29,8 +29,12 @@ import PolyphonSoundFont
 
     /// Cymbals, hats and shakers are noise (flat spectrum, no peaks); the snare's wires are
     /// noise too (no peaks) but coloured, falling away above a few kilohertz as a real snare's do
-    /// (FluidR3_GM's measures a flatness of 0.03); kick, toms and congas are pitched membranes
-    /// (power in spectral peaks).
+    /// (FluidR3_GM's acoustic and electric snares measure a flatness of 0.027 and 0.021, the
+    /// built-in's, low-passed like them, 0.021) and their shells ring through the wires (tonal
+    /// share 0.29 and 0.49, the built-in's 0.34); toms and congas are pitched membranes (power
+    /// in spectral peaks). The kick is not held to it: it dies as fast as FluidR3_GM's, whose
+    /// own kick measures a tonal share of 0.00 here (its toms 0.49–0.74); its low centroid is
+    /// tested below.
     @Test func metalAndShakersAreNoiseLikeMembranesAreNot() throws {
         func spectrum(_ key: UInt8) throws -> [Double] {
             let x = B.mono(try B.note(drumKey: key, hold: 0.3, tail: 0.2))
@@ -39,9 +43,9 @@ import PolyphonSoundFont
         for key: UInt8 in [38, 42, 46, 49, 57, 69, 70] {
             let m = try spectrum(key)
             let f = SpectrumAnalysis.flatness(m, rate: 44100), s = SpectrumAnalysis.tonalShare(m, rate: 44100)
-            #expect(f > (key == 38 ? 0.03 : 0.1) && s < 0.3, "key \(key) flatness \(f), tonal share \(s)")
+            #expect(f > (key == 38 ? 0.015 : 0.1) && s < (key == 38 ? 0.5 : 0.3), "key \(key) flatness \(f), tonal share \(s)")
         }
-        for key: UInt8 in [36, 41, 45, 50, 60, 64] {
+        for key: UInt8 in [41, 45, 50, 60, 64] {
             let s = SpectrumAnalysis.tonalShare(try spectrum(key), rate: 44100)
             #expect(s > 0.5, "key \(key): tonal share only \(s)")
         }

@@ -67,8 +67,11 @@ import PolyphonSoundFont
         #expect(late < start - 3, "level went \(start) → \(late) dB")
     }
 
-    /// Pads fade in.
-    @Test(arguments: Array(88...95)) func padsHaveSlowAttacks(program: Int) throws {
+    /// Pads fade in where a real GM bank's do: FluidR3_GM's warm, metallic, halo and sweep pads
+    /// (89, 93–95) start 10–54 dB under their body by this measure; its new-age, polysynth, choir
+    /// and bowed pads (88, 90–92) start within 6 dB of it (the built-in's 88 and 90 now attack as
+    /// fast as FluidR3's).
+    @Test(arguments: [89, 93, 94, 95]) func padsHaveSlowAttacks(program: Int) throws {
         let x = B.mono(try B.note(program: program))
         let onset = B.rmsDB(x, from: 0, to: 0.03), body = B.rmsDB(x, from: 0.6, to: 0.9)
         #expect(onset < body - 6, "onset \(onset) dB vs body \(body) dB")
