@@ -44,11 +44,20 @@ struct DLSArticulation {
     /// Time added to a stage by key-number scaling (scale × 60 / 128), applied in ``finish()``.
     private var keyTimeOffsets: [GeneratorType: Double] = [:]
 
-    /// The articulation of `connections` (later connections to the same parameter win).
+    /// The articulation of `connections` (later connections to the same parameter win), on top
+    /// of DLS's own defaults where they differ from SF2's.
     init(_ connections: [DLSConnection]) {
+        generators = Self.defaults
         for connection in connections { apply(connection) }
         finish()
     }
+
+    /// Where DLS's default differs from SF2's: both LFOs run at 5 Hz after 10 ms (DLS Level 1
+    /// and 2), SF2's at 8.176 Hz after 1 ms. A connection to one of these sets it outright; it is
+    /// not added to the default (FluidSynth 2.6 adds it, so a bank's −884 cents plays at 3 Hz).
+    static let defaults: [GeneratorType: Int32] = [
+        .freqModLFO: -851, .delayModLFO: -7973, .freqVibLFO: -851, .delayVibLFO: -7973,
+    ]
 
     /// The generators as zone records, in generator-id order, each clamped to Int16.
     var generatorList: [Generator] {

@@ -407,6 +407,8 @@ struct DLSReader {
                     modulators.append(cancel)
                 }
             }
+        } else if global == nil {
+            generators = DLSArticulation.defaults  // no articulation at all: DLS's defaults still hold
         }
 
         // The region's wsmp replaces the wave's as a whole.
