@@ -7,7 +7,13 @@
 # module's size. The runtimes take turns for ROUNDS rounds (default 3) of REPEATS runs each
 # (default 3), so a burst of load on the shared machine does not land on one of them alone; each
 # figure is the best of all. The workloads are WebAssembly/benchmark.mjs and
-# Benchmarks/PolyphonBenchmark/WebComparison.swift.
+# Benchmarks/PolyphonBenchmark/WebComparison.swift. Before its counted runs, each WebAssembly
+# workload warms up until a run is no faster than the one before (2 to 8 runs): V8 runs a
+# module's functions first as compiled by its baseline tier (Liftoff) and recompiles the hot
+# ones with TurboFan in the background while they run; on this busy 2-core machine Chromium's
+# second run was still up to twice as slow as its later ones, so one warm-up run (the method
+# until 2026-11-26) let tier-up time into Chromium's figures. The warm-up figures are in the
+# JSON as warmUp.
 #
 #   Benchmarks/wasm.sh [BANK.sf2] [SONG.mid] [ROUNDS] [REPEATS]
 #

@@ -16,8 +16,13 @@ if command -v flock >/dev/null; then
     exec 9>"$out/.build.lock"
     flock 9
 fi
-# WebAssembly SIMD (simd128) for the engine's vector code; optimised for speed.
-wasm_flags="${POLYPHON_WASM_FLAGS:--O -Xcc -msimd128}"
+# WebAssembly SIMD (simd128) for the engine's vector code; optimised for speed. Without loop
+# strength reduction (-disable-lsr): for WebAssembly, LLVM rewrites every frame's phase in the
+# cubic kernel's loop into a counter of its own (a dozen live integers), more than V8 has
+# registers for on x86-64, so TurboFan spilled them to the stack every iteration; without it the
+# loop keeps its four phases and runs ~12 % faster in Node and Chromium. Same operations on the
+# same values: the output is unchanged (the Wasm tests compare it with native bit for bit).
+wasm_flags="${POLYPHON_WASM_FLAGS:--O -Xcc -msimd128 -Xllvm -disable-lsr}"
 EMBEDDED_SWIFT_FLAGS="$wasm_flags" Scripts/build-embedded-core.sh "$out/core" >/dev/null
 toolchain="$(dirname "$(command -v swiftc)")"
 # shellcheck disable=SC2086
