@@ -25,10 +25,7 @@ struct DLSLFOTests {
         let instrument = W.Instrument(name: "Tremolo", regions: [W.Region()],
                                       connections: [connection(S.lfo, D.gain, -60)] + connections)
         let bank = try SoundFont(dlsBytes: W.collection([instrument], waves: [sine]), name: "lfo.dls")
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
-        let synth = try Synthesizer(soundBank: bank, configuration: configuration)
+        let synth = try Synthesizer(soundBank: bank, configuration: .dry)
         synth.startNote(69, withVelocity: 100, onChannel: 0)
         let out = synth.renderSeconds(2.2)
         // Level in 10 ms windows from 0.2 s on, its mean removed: the LFO's own wave, 100 per second.

@@ -19,10 +19,7 @@ struct DLSPanTests {
     static func balance(_ regions: [W.Region]) throws -> Double {
         let bytes = W.collection([W.Instrument(name: "Lead", regions: regions)], waves: [sine])
         let bank = try SoundFont(dlsBytes: bytes, name: "pan.dls")
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
-        let synth = try Synthesizer(soundBank: bank, configuration: configuration)
+        let synth = try Synthesizer(soundBank: bank, configuration: .dry)
         synth.startNote(69, withVelocity: 100, onChannel: 0)
         let out = synth.renderSeconds(0.3)
         let from = out.frame(0.1)

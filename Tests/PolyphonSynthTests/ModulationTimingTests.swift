@@ -25,10 +25,7 @@ struct ModulationTimingTests {
     }
 
     @Test func aFilterOpenedByAFastEnvelopeDoesNotRing() throws {
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
-        let synth = try Synthesizer(soundBank: Self.bank(), configuration: configuration)
+        let synth = try Synthesizer(soundBank: Self.bank(), configuration: .dry)
         synth.startNote(60, withVelocity: 127, onChannel: 0)
         let out = synth.renderSeconds(0.06)
         func peak(_ from: Double, _ to: Double) -> Double {

@@ -78,3 +78,13 @@ enum TestBank {
                          sampleData: SampleData(copying: data))
     }
 }
+
+extension SynthesizerConfiguration {
+    /// Reverb and chorus off: the voices alone.
+    static var dry: SynthesizerConfiguration {
+        var configuration = SynthesizerConfiguration()
+        configuration.reverbEnabled = false
+        configuration.chorusEnabled = false
+        return configuration
+    }
+}
