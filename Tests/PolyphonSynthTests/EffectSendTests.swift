@@ -16,9 +16,7 @@ struct EffectSendTests {
     }
 
     @Test func dryPathIsBitIdenticalWhenEffectsAreOffOrNotSent() throws {
-        var off = SynthesizerConfiguration()
-        off.reverbEnabled = false
-        off.chorusEnabled = false
+        let off = SynthesizerConfiguration.dry
         let on = SynthesizerConfiguration()
         // CC91/CC93 at 0 and generators at 0: effects on must not change a single sample.
         let a = try render(off, cc91: 0, cc93: 0), b = try render(on, cc91: 0, cc93: 0)

@@ -12,9 +12,7 @@ import PolyphonSoundFont
     /// Renders `events` (frame, key, on/off or pedal) with `minimum` seconds of minimum note length.
     static func render(_ events: [(frame: Int, action: String, key: UInt8)], minimum: Double? = nil,
                        rate: Double = 44_100, frames: Int = 12_000) throws -> [Float] {
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
+        var configuration = SynthesizerConfiguration.dry
         if let minimum { configuration.minimumNoteLength = minimum }
         let synth = try Synthesizer(soundBank: bank, sampleRate: rate, configuration: configuration)
         for e in events {

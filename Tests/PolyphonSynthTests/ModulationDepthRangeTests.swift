@@ -7,10 +7,7 @@ import PolyphonSoundFont
     /// The widest pitch swing, in cents either side of 440 Hz, of a 440 Hz sine with the mod
     /// wheel at `wheel` after RPN 5 = (`msb`, `lsb`) (none when nil), over one second.
     static func swing(wheel: UInt8, depth: (msb: UInt8, lsb: UInt8)?) throws -> Double {
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
-        let synth = try Synthesizer(soundBank: TestBank.sine(), sampleRate: 44_100, configuration: configuration)
+        let synth = try Synthesizer(soundBank: TestBank.sine(), sampleRate: 44_100, configuration: .dry)
         if let depth {
             synth.sendController(101, withValue: 0, onChannel: 0)
             synth.sendController(100, withValue: 5, onChannel: 0)

@@ -10,10 +10,7 @@ import PolyphonSoundFont
                                                  Generator(.releaseVolEnv, -2100)])
 
     static func render(_ actions: [(frame: Int, action: String, velocity: UInt8)], frames: Int = 44_100 * 3) throws -> [Float] {
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
-        let synth = try Synthesizer(soundBank: bank, sampleRate: 44_100, configuration: configuration)
+        let synth = try Synthesizer(soundBank: bank, sampleRate: 44_100, configuration: .dry)
         for a in actions {
             switch a.action {
             case "on": synth.startNote(60, withVelocity: a.velocity, onChannel: 0, atFrame: a.frame)

@@ -153,9 +153,7 @@ import PolyphonSoundFont
             s.startNote(57, withVelocity: 127, onChannel: 0)
             s.stopNote(57, onChannel: 0, atFrame: 10_000)
         }
-        var config = SynthesizerConfiguration()
-        config.reverbEnabled = false
-        config.chorusEnabled = false
+        var config = SynthesizerConfiguration.dry
         config.gain = 1
         func play(_ sharing: Bool) throws -> (Rendered, Int) {
             let s = try Synthesizer(soundBank: bank, configuration: config)

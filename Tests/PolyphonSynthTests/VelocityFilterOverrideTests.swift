@@ -44,10 +44,7 @@ struct VelocityFilterOverrideTests {
     }
 
     static func polyphon(_ bank: SoundFont, velocity: UInt8) throws -> (hz: Double, db: Double) {
-        var configuration = SynthesizerConfiguration()
-        configuration.reverbEnabled = false
-        configuration.chorusEnabled = false
-        let synth = try Synthesizer(soundBank: bank, configuration: configuration)
+        let synth = try Synthesizer(soundBank: bank, configuration: .dry)
         synth.startNote(60, withVelocity: velocity, onChannel: 0)
         let out = synth.renderSeconds(0.5)
         return measure(out.left[out.frame(0.1)..<out.frame(0.5)])
