@@ -14,6 +14,8 @@ struct RenderContext {
     /// Frames a voice plays before a release may begin (``SynthesizerConfiguration/minimumNoteLength``
     /// in whole control periods; 0: none).
     let minimumNoteFrames: Int
+    /// ``SynthesizerConfiguration/fluidSynthBlockTiming``.
+    var fluidSynthBlockTiming = false
     /// Each voice's filter flushes tiny state at every control point (``DenormalMode``); tests
     /// switch it on where the hardware flushes denormals, to compare both paths there.
     var explicitFilterFlush = DenormalMode.explicitFilterFlush

@@ -97,6 +97,7 @@ public final class Synthesizer {
                                 cutoffTable: CutoffTable.make(sampleRate: sampleRate),
                                 minimumNoteFrames: RenderContext.minimumNoteFrames(seconds: configuration.minimumNoteLength,
                                                                                    rate: sampleRate))
+        context.fluidSynthBlockTiming = configuration.fluidSynthBlockTiming
 
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)

@@ -164,7 +164,7 @@ extension Voice {
                                        events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
                                        sharing: Bool, context: RenderContext) -> Bool {
         var change = FilterEvent.Change.flush
-        let fc = sound.filterCutoffCents + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter
+        let fc = laggedCutoff(sound.filterCutoffCents + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter)
         membership.quietFrames += elapsed
         if fc != control.lastFilterCents || sound.filterQ != control.lastFilterQ || !filter.isPrimed {
             control.lastFilterCents = fc

@@ -11,6 +11,9 @@ struct VoiceParameters {
     var sampleRateRatio: Double = 1
     var filterCutoffCents: Float = 13500
     var filterQ: Float = 0
+    /// Control periods the cutoff takes to follow its modulators: 1 unless FluidSynth's block
+    /// timing asks for its lag (``FluidSynthBlockTiming/cutoffLag(qCentibels:)``).
+    var filterCutoffLag: Float = 1
     /// The filter runs: a cutoff below fully open, some resonance, or something moving it.
     var filterActive = false
     var panLeft: Float = 0.7071
@@ -134,6 +137,7 @@ extension Voice {
 
         sound.filterCutoffCents = total(.initialFilterFc)
         sound.filterQ = total(.initialFilterQ)
+        sound.filterCutoffLag = context.fluidSynthBlockTiming ? FluidSynthBlockTiming.cutoffLag(qCentibels: sound.filterQ) : 1
         sound.modLfoToPitch = total(.modLfoToPitch)
         sound.vibLfoToPitch = total(.vibLfoToPitch)
         sound.modEnvToPitch = total(.modEnvToPitch)
@@ -168,24 +172,32 @@ extension Voice {
 
     mutating func startEnvelopesAndLFOs(_ context: RenderContext) {
         let rate = context.outputRate
-        volumeEnvelope.start(
-            delay: seconds(.delayVolEnv, allowZero: true) * rate,
-            attack: seconds(.attackVolEnv, allowZero: true) * rate,
-            hold: seconds(.holdVolEnv, keyScale: .keynumToVolEnvHold, allowZero: true) * rate,
-            decay: seconds(.decayVolEnv, keyScale: .keynumToVolEnvDecay) * rate,
-            sustainCentibels: total(.sustainVolEnv),
-            release: releaseSeconds(volume: true) * rate)
-        modulationEnvelope.start(
-            delay: seconds(.delayModEnv, allowZero: true) * rate,
-            attack: seconds(.attackModEnv, allowZero: true) * rate,
-            hold: seconds(.holdModEnv, keyScale: .keynumToModEnvHold, allowZero: true) * rate,
-            decay: seconds(.decayModEnv, keyScale: .keynumToModEnvDecay) * rate,
-            sustainPermille: total(.sustainModEnv),
-            release: releaseSeconds(volume: false) * rate)
-        modulationLFO.start(delayFrames: seconds(.delayModLFO) * rate,
+        var volume = StageFrames(delay: seconds(.delayVolEnv, allowZero: true) * rate,
+                                 attack: seconds(.attackVolEnv, allowZero: true) * rate,
+                                 hold: seconds(.holdVolEnv, keyScale: .keynumToVolEnvHold, allowZero: true) * rate,
+                                 decay: seconds(.decayVolEnv, keyScale: .keynumToVolEnvDecay) * rate,
+                                 release: releaseSeconds(volume: true) * rate)
+        var modulation = StageFrames(delay: seconds(.delayModEnv, allowZero: true) * rate,
+                                     attack: seconds(.attackModEnv, allowZero: true) * rate,
+                                     hold: seconds(.holdModEnv, keyScale: .keynumToModEnvHold, allowZero: true) * rate,
+                                     decay: seconds(.decayModEnv, keyScale: .keynumToModEnvDecay) * rate,
+                                     release: releaseSeconds(volume: false) * rate)
+        var modLfoDelay = seconds(.delayModLFO) * rate, vibLfoDelay = seconds(.delayVibLFO) * rate
+        if context.fluidSynthBlockTiming {
+            volume = FluidSynthBlockTiming.stages(volume)
+            modulation = FluidSynthBlockTiming.stages(modulation)
+            modLfoDelay = FluidSynthBlockTiming.lfoDelay(modLfoDelay)
+            vibLfoDelay = FluidSynthBlockTiming.lfoDelay(vibLfoDelay)
+        }
+        volumeEnvelope.start(delay: volume.delay, attack: volume.attack, hold: volume.hold, decay: volume.decay,
+                             sustainCentibels: total(.sustainVolEnv), release: volume.release)
+        modulationEnvelope.start(delay: modulation.delay, attack: modulation.attack, hold: modulation.hold,
+                                 decay: modulation.decay, sustainPermille: total(.sustainModEnv),
+                                 release: modulation.release)
+        modulationLFO.start(delayFrames: modLfoDelay,
                             frequency: Double(Units.absoluteCentsToHertz(total(.freqModLFO))),
                             sampleRate: rate)
-        vibratoLFO.start(delayFrames: seconds(.delayVibLFO) * rate,
+        vibratoLFO.start(delayFrames: vibLfoDelay,
                          frequency: Double(Units.absoluteCentsToHertz(total(.freqVibLFO))),
                          sampleRate: rate)
     }
@@ -201,8 +213,14 @@ extension Voice {
     }
 
     mutating func updateReleaseTimes(_ context: RenderContext) {
-        volumeEnvelope.setRelease(frames: releaseSeconds(volume: true) * context.outputRate)
+        var volume = releaseSeconds(volume: true) * context.outputRate
+        var modulation = releaseSeconds(volume: false) * context.outputRate
+        if context.fluidSynthBlockTiming {
+            volume = FluidSynthBlockTiming.release(volume)
+            modulation = FluidSynthBlockTiming.release(modulation)
+        }
+        volumeEnvelope.setRelease(frames: volume)
         control.targetStep = 0  // the release's fall per period may have changed
-        modulationEnvelope.setRelease(frames: releaseSeconds(volume: false) * context.outputRate)
+        modulationEnvelope.setRelease(frames: modulation)
     }
 }
