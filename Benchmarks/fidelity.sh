@@ -8,6 +8,11 @@
 #
 #   bash Benchmarks/fidelity.sh [BANK…]        # default: FluidR3_GM and MuseScore_General
 #   SONGS=DIR EFFECTS="off on" FLUIDSYNTH=/path/to/fluidsynth bash Benchmarks/fidelity.sh
+#   BLOCKS=yes bash Benchmarks/fidelity.sh      # the aligned renders also --fluidsynth-blocks
+#
+# With BLOCKS=yes the aligned column also times envelopes, LFO delays and resonant filter
+# sweeps in FluidSynth's 64-frame blocks (`--fluidsynth-blocks`, FluidSynth 2.6's rules), so it
+# measures what is left once FluidSynth's control-rate timing is matched as well.
 #
 # Needs fluidsynth, fluid-soundfont-gm, musescore-general-soundfont-small and
 # planetblupi-music-midi (Debian packages).
@@ -16,6 +21,8 @@ cd "$(dirname "$0")/.."
 songs="${SONGS:-/usr/share/planetblupi/music}"
 effects="${EFFECTS:-off on}"
 fluidsynth="${FLUIDSYNTH:-fluidsynth}"
+aligned=(--align-to-fluidsynth)
+[ "${BLOCKS:-no}" = yes ] && aligned+=(--fluidsynth-blocks)
 banks=("$@")
 [ ${#banks[@]} -gt 0 ] || banks=(/usr/share/sounds/sf2/FluidR3_GM.sf2 /usr/share/sounds/sf3/MuseScore_General.sf3)
 swift build -c release --product polyphon >&2
@@ -26,7 +33,7 @@ field() { sed -E "s/.*\"$1\": ([-0-9.]+).*/\1/"; }
 for bank in "${banks[@]}"; do
     for fx in $effects; do
         echo
-        echo "$(basename "$bank"), effects $fx, against $("$fluidsynth" --version | head -1):"
+        echo "$(basename "$bank"), effects $fx, against $("$fluidsynth" --version | head -1)${BLOCKS:+ (BLOCKS=$BLOCKS)}:"
         echo
         echo "| file | level dB | spectral distance dB | envelope r | exact timing: level / distance / r |"
         echo "|---|---|---|---|---|"
@@ -37,7 +44,7 @@ for bank in "${banks[@]}"; do
         for song in "$songs"/*.mid; do
             name=$(basename "$song")
             "$fluidsynth" "${fluid[@]}" -F "$tmp/f.wav" "$bank" "$song" >/dev/null 2>&1
-            "$polyphon" render "$song" -s "$bank" "${poly[@]}" --align-to-fluidsynth -o "$tmp/a.wav" >/dev/null 2>&1
+            "$polyphon" render "$song" -s "$bank" "${poly[@]}" "${aligned[@]}" -o "$tmp/a.wav" >/dev/null 2>&1
             "$polyphon" render "$song" -s "$bank" "${poly[@]}" -o "$tmp/e.wav" >/dev/null 2>&1
             a=$("$polyphon" compare "$tmp/a.wav" "$tmp/f.wav" --json)
             e=$("$polyphon" compare "$tmp/e.wav" "$tmp/f.wav" --json)

@@ -21,7 +21,9 @@ struct RenderCommand: ParsableCommand {
             --align-to-fluidsynth is a comparison aid: it moves every event to the sample where \
             FluidSynth's file player plays it (64-sample blocks on a millisecond clock), so that \
             `polyphon compare` against `fluidsynth -F` of the same file measures synthesis, not \
-            FluidSynth's event timing.
+            FluidSynth's event timing. With --fluidsynth-blocks as well, envelopes and resonant \
+            filter sweeps are timed in FluidSynth's blocks too: the closest Polyphon comes to \
+            FluidSynth 2.6's output.
             """)
 
     @Argument(help: "MIDI files to render.")

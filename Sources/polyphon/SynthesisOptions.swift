@@ -31,6 +31,9 @@ struct SynthesisOptions: ParsableArguments {
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
 
+    @Flag(help: "Count envelope stages and LFO delays in FluidSynth's 64-frame blocks and let resonant filters follow their cutoff over up to 5 blocks, as FluidSynth 2.6 does (default: exact to the frame, as the SoundFont text gives them).")
+    var fluidsynthBlocks = false
+
     @Flag(help: "Keep sustain and sostenuto pedals down when the song ends (default: lift them and release every note, as FluidSynth's player does).")
     var keepPedals = false
 
@@ -67,6 +70,7 @@ struct SynthesisOptions: ParsableArguments {
         options.endAtLastEvent = endAtLastEvent
         options.synthesizer.minimumNoteLength = minNoteLength / 1000
         options.liftPedalsAtEnd = !keepPedals
+        options.synthesizer.fluidSynthBlockTiming = fluidsynthBlocks
         return options
     }
 }
