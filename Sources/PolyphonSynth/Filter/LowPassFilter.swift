@@ -45,8 +45,7 @@ struct LowPassFilter {
             // (Butterworth) shape, −3 dB at the cutoff. The pass band is lowered by half the
             // resonance in dB, measured from Q 0 (FluidSynth 2.3.1 renders Q 0 filtered and
             // unfiltered voices at the same level, and Q 100 cB 5.0 dB lower).
-            let qLinear = Math.pow(10, (qCentibels / 10 - 3.01) / 20)
-            inverseTwoQ = 1 / (2 * qLinear)
+            inverseTwoQ = 1 / (2 * Self.linearQ(qCentibels: qCentibels))
             passGain = Math.pow(10, -qCentibels / 400)
         }
         // RBJ low-pass.
@@ -56,6 +55,12 @@ struct LowPassFilter {
         let a0Inv = 1 / (1 + alpha)
         let b02 = oneMinusCos * a0Inv * passGain * 0.5
         return SIMD4(-2 * (1 - oneMinusCos) * a0Inv, (1 - alpha) * a0Inv, 0, b02)
+    }
+
+    /// FluidSynth's linear Q for a resonance in centibels: the SF2 value in dB less 3.01, so Q 0
+    /// is the flat (Butterworth) 0.707.
+    static func linearQ(qCentibels: Float) -> Float {
+        Math.pow(10, (qCentibels / 10 - 3.01) / 20)
     }
 
     /// Applies an event (``FilterEvent``): flushes denormal state, then glides or snaps to a

@@ -61,8 +61,7 @@ extension Voice {
         if fc != membership.ringCents || sound.filterQ != membership.ringQ {
             membership.ringCents = fc
             membership.ringQ = sound.filterQ
-            let q = Math.pow(10, (sound.filterQ / 10 - 3.01) / 20)
-            membership.ring = 6.9 * q / (Float.pi * Units.absoluteCentsToHertz(fc))
+            membership.ring = 6.9 * LowPassFilter.linearQ(qCentibels: sound.filterQ) / (Float.pi * Units.absoluteCentsToHertz(fc))
         }
         let centsPerSecond = abs(sound.modEnvToFilter) * modulationEnvelope.fastestFall * Float(outputRate)
         return membership.ring <= 0.002 && centsPerSecond * membership.ring <= 1

@@ -33,11 +33,10 @@ enum FluidSynthBlockTiming {
     /// An LFO delay ended on the first block boundary at or after it.
     static func lfoDelay(_ frames: Double) -> Double { (frames / block).rounded(.up) * block }
 
-    /// The lag in blocks for a resonance in centibels: FluidSynth's linear Q (the SF2 value in
-    /// dB less 3.01), at least 1 and at most 5.
+    /// The lag in blocks for a resonance in centibels: the filter's linear Q, at least 1 and at
+    /// most 5.
     static func cutoffLag(qCentibels: Float) -> Float {
-        let linearQ = Math.pow(10, (max(0, qCentibels) / 10 - 3.01) / 20)
-        return max(1, min(5, linearQ))
+        max(1, min(5, LowPassFilter.linearQ(qCentibels: max(0, qCentibels))))
     }
 }
 
