@@ -22,6 +22,11 @@ enum CLI {
 
     static let isCI = RealFiles.isCI
 
+    /// The repository's root, found from this file's path.
+    static var repository: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
     /// A directory for this test run's files.
     static let workDirectory: String = {
         let dir = NSTemporaryDirectory() + "polyphon-cli-\(getpid())"
