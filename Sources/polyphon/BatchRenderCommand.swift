@@ -46,9 +46,7 @@ struct BatchRenderCommand: ParsableCommand {
     @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3.")
     var format: String = "wav"
 
-    @OptionGroup var bank: BankOption
-
-    @OptionGroup var synthesis: SynthesisOptions
+    @OptionGroup var render: OfflineRenderOptions
 
     @Option(help: "Also write one file per MIDI channel, per track, or per instrument (program); they add up to the mix.")
     var stems: StemMode?
@@ -98,12 +96,12 @@ struct BatchRenderCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         let reportPath = Self.reportPath(report, outputDirectory: outputDirectory, shard: part)
 
-        let (soundBank, _) = try bank.load(quiet: quiet)
-        let renderOptions = synthesis.renderOptions
+        let (soundBank, _) = try render.synthesis.bank.load(quiet: quiet)
+        let renderOptions = render.renderOptions
         let prepared = PreparedSoundBank(soundBank, velocityToFilter: renderOptions.synthesizer.velocityToFilter)
         let job = BatchJob(bank: prepared, options: renderOptions,
                            format: AudioFileFormat(rawValue: format.lowercased()) ?? .wav,
-                           sampleFormat: synthesis.sampleFormat ?? .int16, stems: stems,
+                           sampleFormat: render.sampleFormat ?? .int16, stems: stems,
                            labels: labels ? labelFormat : nil, picture: picture, timeout: timeout, outputDirectory: outputDirectory)
         let earlier = BatchReport.read(reportPath)
         var previous: [String: BatchReportEntry] = [:]
