@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PolyphonAudio", targets: ["PolyphonAudio"]),
         .library(name: "PolyphonLive", targets: ["PolyphonLive"]),
         .library(name: "PolyphonPlayback", targets: ["PolyphonPlayback"]),
+        .library(name: "PolyphonBatch", targets: ["PolyphonBatch"]),
         .executable(name: "polyphon", targets: ["polyphon"]),
         // The jam server: `polyphon jam` builds and starts it, so `render` and `demo` never
         // compile the web server stack.
@@ -50,13 +51,16 @@ let package = Package(
         .target(name: "PolyphonPlayback",
                 dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
                                .product(name: "Atomics", package: "swift-atomics")]),
+        // A corpus rendered on every core: inputs, costliest-first schedule, resume, report, shards.
+        .target(name: "PolyphonBatch",
+                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback"]),
         // The WebAssembly kit in this checkout: built from the current sources on first use.
         .target(name: "PolyphonWebKit", path: "Sources/PolyphonWebKit"),
         .executableTarget(
             name: "polyphon",
             dependencies: [
                 "PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth", "PolyphonAudio",
-                "PolyphonLive", "PolyphonPlayback", "PolyphonWebKit",
+                "PolyphonLive", "PolyphonPlayback", "PolyphonBatch", "PolyphonWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
@@ -79,7 +83,8 @@ let package = Package(
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonPlayback"],
             path: "Benchmarks/RenderHashes"),
         // Helpers every test target shares: real files and tools, processes, temporary files.
-        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont"], path: "Tests/PolyphonTestSupport"),
+        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI"],
+                path: "Tests/PolyphonTestSupport"),
         // Fuzz targets for every parser (Scripts/fuzz.sh builds them with libFuzzer and
         // AddressSanitizer); an ordinary build makes the tool that writes their seed corpora
         // and replays inputs.
@@ -107,6 +112,9 @@ let package = Package(
                                    "PolyphonPlayback", "PolyphonTestSupport", "PolyphonWebKit",
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     exclude: ["jam-in-chromium.py"]),
+        .testTarget(name: "PolyphonBatchTests",
+                    dependencies: ["PolyphonBatch", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonPlayback", "PolyphonAudio",
+                                   "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import PolyphonAudio
+import PolyphonBatch
 import PolyphonMIDI
 import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
 
 @main
-struct Polyphon: ParsableCommand {
+struct Polyphon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "polyphon",
         abstract: "SoundFont synthesizer, MIDI toolkit and renderer.",
@@ -19,10 +20,14 @@ struct Polyphon: ParsableCommand {
 
     /// Bad input ends with exit code 1 and one line naming the file, the place and the reason —
     /// never a stack trace.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let error as CLIError {
             fail(error.description)
         } catch let error as MIDIFileError {
@@ -46,6 +51,8 @@ struct Polyphon: ParsableCommand {
         } catch let error as DurationLimitError {
             fail(error.description)
         } catch let error as ConvertError {
+            fail(error.description)
+        } catch let error as BatchError {
             fail(error.description)
         } catch {
             exit(withError: error)
