@@ -9,6 +9,9 @@ import PolyphonSynth
 
 @main
 struct Polyphon: AsyncParsableCommand {
+    /// This release's version (SemVer), which `--version` prints and CHANGELOG.md describes.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "polyphon",
         abstract: "SoundFont synthesizer, MIDI toolkit and renderer.",
@@ -16,6 +19,7 @@ struct Polyphon: AsyncParsableCommand {
             Renders MIDI files to audio far faster than real time, inspects SoundFonts and MIDI \
             files, and rewrites MIDI files losslessly. Every command says which bank it used.
             """,
+        version: version,
         subcommands: [RenderCommand.self, BatchCommand.self, InfoCommand.self, ConvertCommand.self, CompareCommand.self, ExportBankCommand.self, ExportWebCommand.self, JamCommand.self, DemoCommand.self, PlayCommand.self, SynthCommand.self])
 
     /// Bad input ends with exit code 1 and one line naming the file, the place and the reason —
