@@ -4,6 +4,12 @@ import PackageDescription
 // `polyphon jam`'s server, a package of its own so that the web stack (Hummingbird, SwiftNIO
 // and what they depend on) stays out of the graph of every app that uses Polyphon's libraries.
 // `polyphon jam` builds it on first use; `swift test` here runs its tests.
+
+/// Library products of the root package.
+func polyphon(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: "Polyphon") }
+}
+
 let package = Package(
     name: "PolyphonJam",
     // macOS 14 / iOS 17: Hummingbird 2's minimum.
@@ -22,14 +28,8 @@ let package = Package(
         // The server (Hummingbird 2): banks, per-preset subsets, the page, exports.
         .executableTarget(
             name: "PolyphonJam",
-            dependencies: [
-                .product(name: "PolyphonMIDI", package: "Polyphon"),
-                .product(name: "PolyphonSoundFont", package: "Polyphon"),
-                .product(name: "PolyphonBuiltInBank", package: "Polyphon"),
-                .product(name: "PolyphonSynth", package: "Polyphon"),
-                .product(name: "PolyphonAudio", package: "Polyphon"),
-                .product(name: "PolyphonPlayback", package: "Polyphon"),
-                .product(name: "PolyphonWebKit", package: "Polyphon"),
+            dependencies: polyphon("PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
+                                   "PolyphonAudio", "PolyphonPlayback", "PolyphonWebKit") + [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -38,24 +38,13 @@ let package = Package(
         // can use only another package's products, and test helpers are not a product.
         .target(
             name: "PolyphonTestSupport",
-            dependencies: [
-                .product(name: "PolyphonSynth", package: "Polyphon"),
-                .product(name: "PolyphonSoundFont", package: "Polyphon"),
-                .product(name: "PolyphonMIDI", package: "Polyphon"),
-            ],
+            dependencies: polyphon("PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI"),
             path: "Tests/PolyphonTestSupport"),
         .testTarget(
             name: "PolyphonJamTests",
-            dependencies: [
-                "PolyphonJam", "PolyphonTestSupport",
-                .product(name: "PolyphonMIDI", package: "Polyphon"),
-                .product(name: "PolyphonSoundFont", package: "Polyphon"),
-                .product(name: "PolyphonSynth", package: "Polyphon"),
-                .product(name: "PolyphonAudio", package: "Polyphon"),
-                .product(name: "PolyphonPlayback", package: "Polyphon"),
-                .product(name: "PolyphonWebKit", package: "Polyphon"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ],
+            dependencies: ["PolyphonJam", "PolyphonTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")]
+                + polyphon("PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback",
+                           "PolyphonWebKit"),
             exclude: ["jam-in-chromium.py"]),
     ],
     swiftLanguageModes: [.v6]
