@@ -21,10 +21,10 @@ struct JamServerBuild {
     /// Written after each successful build: what the sources are compared with.
     var stamp: String { package + "/.build/polyphon-jam-\(configuration).stamp" }
 
-    /// How long a first build takes, said before it starts: measured on a 2-core machine
-    /// (Documentation/jam-server.md).
+    /// How long a first build takes, said before it starts: measured on a 2-core machine busy
+    /// with other builds (release 20 minutes; debug, tests included, 15).
     var firstBuildEstimate: String {
-        configuration == "release" ? "about 15 minutes on 2 cores" : "about 10 minutes on 2 cores"
+        "about \(configuration == "release" ? 20 : 15) minutes on a busy 2-core machine, less with more cores"
     }
 
     /// Builds the server if it is missing or stale.
