@@ -107,6 +107,11 @@ let package = Package(
                                    "PolyphonPlayback", "PolyphonTestSupport", "PolyphonWebKit",
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     exclude: ["jam-in-chromium.py"]),
+        // The code the DocC articles and the README show, compiled and run
+        // (Scripts/check-doc-snippets.py checks that the text and these files agree).
+        .testTarget(name: "DocumentationSnippetTests",
+                    dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
+                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",
