@@ -50,6 +50,7 @@ func bounceIntoMemory(_ song: MIDIFile, bank: SoundFont) throws -> (left: [Float
 // end snippet
 
 // snippet: bounce-many-files
+import Foundation
 import PolyphonSynth
 
 /// Renders many files on every core with one bank: the bank's presets are resolved once and

@@ -35,6 +35,8 @@ func editSong(_ song: inout Song) {
 // end snippet
 
 // snippet: write-song
+import Foundation
+
 /// Writes a song as a Standard MIDI File (type 1, 480 ticks per quarter note) and reads it back.
 func saveAndReload(_ song: Song, at url: URL) throws -> Song {
     try song.write(to: url)
@@ -43,6 +45,7 @@ func saveAndReload(_ song: Song, at url: URL) throws -> Song {
 // end snippet
 
 // snippet: play-song
+import Foundation
 import PolyphonPlayback
 import PolyphonSoundFont
 
