@@ -102,6 +102,11 @@ let package = Package(
         .testTarget(name: "PolyphonBatchTests",
                     dependencies: ["PolyphonBatch", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonPlayback", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
+        // The code the DocC articles and the README show, compiled and run
+        // (Scripts/check-doc-snippets.py checks that the text and these files agree).
+        .testTarget(name: "DocumentationSnippetTests",
+                    dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
+                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",
