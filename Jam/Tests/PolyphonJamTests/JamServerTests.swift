@@ -247,7 +247,7 @@ import PolyphonTestSupport
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("<title>Polyphon jam</title>"))
             }
-            for uri in ["/jam.js", "/jam.css", "/gm.js", "/polyphon.js", "/polyphon-worklet.js"] {
+            for uri in ["/jam.js", "/jam.css", "/gm.js", "/polyphon.js", "/polyphon-worklet.js", "/polyphon-midi-player.js"] {
                 try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "\(uri)") }
             }
             for uri in ["/../Package.swift", "/%2e%2e/Package.swift", "/jam.js/../../../Package.swift", "/Page/index.html",

@@ -3,6 +3,7 @@
 // layers with exact frames, played back, kept in the browser and exported through the server.
 // `window.jam` scripts all of it (see the README).
 import { families, programName, drumKeys } from "./gm.js";
+import { readMIDIFile, MIDIRecordKind } from "./polyphon.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "polyphon-jam-take";
@@ -20,9 +21,10 @@ const state = {
   reverb: true, chorus: true, reverbLevel: 40, chorusLevel: 0,
   tempo: 120, beatsPerBar: 4, metronome: false,
   take: null, recording: null, playback: null,
+  song: null,  // the MIDI file loaded: { name, events, channels, tracks, lyrics, duration, … }
   down: new Map(),  // sounding key → how many sources hold it (pointer, computer key, MIDI)
 };
-let context, node, analyser, volume, ready, resolveReady, captureId = 0;
+let context, node, analyser, volume, ready, resolveReady, captureId = 0, wasmModule;
 const captures = new Map();
 let logWaiter = null;
 ready = new Promise((resolve) => { resolveReady = resolve; });
@@ -40,8 +42,8 @@ async function startAudio() {
   node.connect(volume).connect(context.destination);
   setVolume($("volume").value);
   node.port.onmessage = (e) => received(e.data);
-  const module = await WebAssembly.compile(await (await fetch("polyphon.wasm")).arrayBuffer());
-  node.port.postMessage({ type: "init", module, reverb: state.reverb, chorus: state.chorus });
+  wasmModule = await WebAssembly.compile(await (await fetch("polyphon.wasm")).arrayBuffer());
+  node.port.postMessage({ type: "init", module: wasmModule, reverb: state.reverb, chorus: state.chorus });
   await loadBanks(true);
   sendSetup(liveChannel(), false);
   resume();
@@ -58,6 +60,10 @@ function received(message) {
     case "status":
       $("voices").textContent = `${message.voices} voices`;
       $("load").textContent = `load ${(100 * message.load).toFixed(1)} %`;
+      if (message.file) showSongPosition(message.file);
+      break;
+    case "filePlaying": case "fileState": case "fileEnded":
+      songMessage(message);
       break;
     case "error": say(message.message, true); break;
     case "log": if (logWaiter) { logWaiter(message.events); logWaiter = null; } break;
@@ -99,6 +105,7 @@ function neededPresets() {
   const wanted = new Set();
   const add = (bank, program) => { const p = resolvePreset(bank, program); if (p) wanted.add(p.join(":")); };
   add(state.drums ? 128 : 0, state.drums ? state.kit : state.program);
+  for (const [b, p] of state.song?.presets ?? []) add(b, p);
   for (const layer of state.take?.layers ?? []) for (const [b, p] of layerPresets(layer)) add(b, p);
   return [...wanted].sort();
 }
@@ -161,6 +168,7 @@ async function chooseBank(id) {
 /** The channel the next layer records on: its own, so layers never disturb each other. */
 function liveChannel() {
   const used = new Set((state.take?.layers ?? []).map((l) => l.channel));
+  for (const channel of state.song?.channels ?? []) used.add(channel.channel);
   if (state.drums && !used.has(9)) return 9;
   for (let c = 0; c < 16; c++) if (c !== 9 && !used.has(c)) return c;
   return state.drums ? 9 : 15;
@@ -382,6 +390,262 @@ function startMetronome(start) {
   metronomeTimer = setInterval(tick, 100);
 }
 function stopMetronome() { clearInterval(metronomeTimer); metronomeTimer = null; }
+
+// MARK: A MIDI file
+
+/** Largest MIDI file the page reads (the reader holds a few copies of it). */
+const MAX_MIDI_BYTES = 16 << 20;
+
+/** Reads a MIDI file in the page (the WebAssembly module's reader), hands its events to the
+ *  worklet's player and loads the presets it plays: `{duration, tracks, channels, lyrics}`. */
+async function loadMIDI(bytes, name = "song.mid") {
+  await ready;
+  const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+  if (data.length > MAX_MIDI_BYTES) throw new RangeError(`${name}: ${data.length.toLocaleString()} bytes, more than the ${MAX_MIDI_BYTES >> 20} MB the page reads`);
+  const file = await readMIDIFile({ module: wasmModule, bytes: data, name });
+  const song = describeSong(file, name, context.sampleRate);
+  stopFile();
+  state.song = song;
+  node.port.postMessage({ type: "file", events: song.events });
+  await loadBanks();
+  sendSetup(liveChannel(), false);
+  renderSong();
+  say(`${name}: ${formatTime(song.duration)}, ${song.channels.length} channels, ${song.tracks.length} tracks.`);
+  return songSummary(song);
+}
+
+function songSummary(song) {
+  return { duration: song.duration, tracks: song.tracks.map((t) => ({ ...t })),
+           channels: song.channels.map((c) => ({ ...c, name: channelInstrumentName(c) })), lyrics: song.lyrics.map((l) => ({ ...l })) };
+}
+
+/** The song's events on their frames at `sampleRate`, its channels and the presets they play,
+ *  its tracks, lyrics and metric map. */
+function describeSong(file, name, sampleRate) {
+  const events = [], lyrics = [], karaoke = [], tempos = [], signatures = [];
+  const tracks = Array.from({ length: file.trackCount }, (_, index) => ({ index, name: "", notes: 0 }));
+  const channels = new Map();
+  const bankSelect = new Array(16).fill(0), program = new Array(16).fill(0);
+  const presets = new Set();
+  const text = (bytes) => { try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch { return String.fromCharCode(...bytes); } };
+  for (const record of file.records) {
+    const d = record.data;
+    switch (record.kind) {
+      case MIDIRecordKind.message: {
+        events.push([Math.round(record.seconds * sampleRate), ...d]);
+        const kind = d[0] & 0xF0, c = d[0] & 0x0F;
+        if (kind === 0xB0 && d[1] === 0) bankSelect[c] = d[2];
+        else if (kind === 0xC0) program[c] = d[1];
+        else if (kind === 0x90 && d[2] > 0) {
+          const bank = c === 9 ? 128 : bankSelect[c];
+          if (!channels.has(c)) channels.set(c, { channel: c, bank, program: program[c], drums: c === 9, notes: 0 });
+          channels.get(c).notes++;
+          if (record.track < tracks.length) tracks[record.track].notes++;
+          presets.add(`${bank}:${program[c]}`);
+        }
+        break;
+      }
+      case MIDIRecordKind.tempo: tempos.push({ tick: record.tick, seconds: record.seconds, microseconds: d[0] | d[1] << 8 | d[2] << 16 | d[3] << 24 }); break;
+      case MIDIRecordKind.timeSignature: signatures.push({ tick: record.tick, numerator: d[0], denominator: 2 ** d[1] }); break;
+      case MIDIRecordKind.text: {
+        const words = text(d.subarray(1));
+        if (d[0] === 3 && record.track < tracks.length && !tracks[record.track].name) tracks[record.track].name = words;
+        if (d[0] === 5) lyrics.push({ time: record.seconds, text: words });
+        // Karaoke (.kar) files carry their syllables as text events; "@" lines are headers.
+        if (d[0] === 1 && !words.startsWith("@")) karaoke.push({ time: record.seconds, text: words });
+        break;
+      }
+    }
+  }
+  return { name, events, duration: file.duration, ticksPerQuarterNote: file.ticksPerQuarterNote, tempos, signatures,
+           tracks, channels: [...channels.values()].sort((a, b) => a.channel - b.channel),
+           lyrics: lyrics.length ? lyrics : karaoke, position: 0, playing: false,
+           presets: [...presets].map((k) => k.split(":").map(Number)), muted: new Set(), soloed: new Set() };
+}
+
+/** The instrument a channel plays: the listener's choice, else the song's first. */
+function channelInstrumentName(channel) {
+  const program = channel.override ?? channel.program;
+  const bank = channel.drums ? 128 : channel.override !== undefined ? 0 : channel.bank;
+  const resolved = resolvePreset(bank, program);
+  const preset = resolved && state.presets.find((p) => p.bank === resolved[0] && p.program === resolved[1]);
+  return preset?.name ?? (channel.drums ? `Drum kit ${program}` : programName(program));
+}
+
+/** Resolves with the worklet's next answer of one of `types`. */
+const songWaiters = [];
+function nextSongMessage(...types) {
+  return new Promise((resolve) => songWaiters.push({ types, resolve }));
+}
+function songMessage(message) {
+  if (state.song) {
+    if (message.type === "fileEnded") state.song.playing = false;
+    else { state.song.playing = message.type === "filePlaying" || message.playing; state.song.position = message.position; }
+    showSongPosition({ playing: state.song.playing, position: message.type === "fileEnded" ? 0 : message.position });
+  }
+  for (let i = 0; i < songWaiters.length; i++) {
+    if (!songWaiters[i].types.includes(message.type)) continue;
+    songWaiters.splice(i, 1)[0].resolve(message);
+    break;
+  }
+}
+
+function requireSong() {
+  if (!state.song) throw new Error("load a MIDI file first (jam.loadMIDI)");
+}
+
+/** Plays the song from its position; resolves with the audio frame its position plays on. */
+async function playFile() {
+  requireSong();
+  stop();
+  await loadBanks();
+  const started = nextSongMessage("filePlaying");
+  node.port.postMessage({ type: "filePlay" });
+  const message = await started;
+  sendSetup(liveChannel(), false);
+  return message.frame;
+}
+async function pauseFile() {
+  requireSong();
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "filePause" });
+  return (await answer).position / context.sampleRate;
+}
+async function stopFile() {
+  if (!state.song) return;
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileStop" });
+  await answer;
+}
+/** Moves to `seconds` into the song; playing goes on from there, with the song's state chased. */
+async function seekFile(seconds) {
+  requireSong();
+  const frame = Math.round(Math.max(0, Math.min(state.song.duration, seconds)) * context.sampleRate);
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileSeek", frame });
+  return (await answer).position / context.sampleRate;
+}
+async function channelSwitch(type, channel, on) {
+  requireSong();
+  if (!(channel >= 0 && channel < 16)) throw new RangeError(`channel ${channel}: channels are counted 0–15`);
+  const set = type === "fileMute" ? state.song.muted : state.song.soloed;
+  if (on) set.add(channel); else set.delete(channel);
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type, channel, on: !!on });
+  renderSong();
+  await answer;
+}
+const muteChannel = (channel, on = true) => channelSwitch("fileMute", channel, on);
+const soloChannel = (channel, on = true) => channelSwitch("fileSolo", channel, on);
+
+/** Gives a song's channel an instrument of the page's (a GM program; on a drum channel, a kit);
+ *  `null` gives it back the song's. */
+async function setChannelInstrument(channel, program) {
+  requireSong();
+  const entry = state.song.channels.find((c) => c.channel === channel);
+  if (!entry) throw new RangeError(`channel ${channel} plays no notes in this song`);
+  if (program === null) delete entry.override; else entry.override = Math.max(0, Math.min(127, program | 0));
+  state.song.presets.push([entry.drums ? 128 : 0, entry.override ?? entry.program]);
+  await loadBanks();
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileProgram", channel, program: entry.override ?? null });
+  renderSong();
+  await answer;
+  return channelInstrumentName(entry);
+}
+
+/** Seconds as m:ss.s. */
+function formatTime(seconds) {
+  const m = Math.floor(seconds / 60), s = seconds - 60 * m;
+  return `${m}:${s.toFixed(1).padStart(4, "0")}`;
+}
+
+/** Bar and beat (from 1) at `seconds`, through the song's tempo map and time signatures. */
+function barsAndBeats(song, seconds) {
+  const tpq = song.ticksPerQuarterNote;
+  if (!tpq) return "";
+  let tempo = { tick: 0, seconds: 0, microseconds: 500000 };
+  for (const t of song.tempos) if (t.seconds <= seconds) tempo = t;
+  const tick = tempo.tick + (seconds - tempo.seconds) * 1e6 / tempo.microseconds * tpq;
+  let bar = 0, from = 0, signature = { numerator: 4, denominator: 4 };
+  for (const next of [...song.signatures, { tick: Infinity }]) {
+    const ticksPerBar = signature.numerator * tpq * 4 / signature.denominator;
+    if (tick < next.tick) {
+      const inBar = (tick - from) / ticksPerBar;
+      return `${bar + Math.floor(inBar) + 1}:${Math.floor((inBar % 1) * signature.numerator) + 1}`;
+    }
+    bar += Math.ceil((next.tick - from) / ticksPerBar - 1e-9);
+    from = next.tick;
+    signature = next;
+  }
+  return "";
+}
+
+function showSongPosition({ playing, position }) {
+  const song = state.song;
+  if (!song || !context) return;
+  const seconds = position / context.sampleRate;
+  $("song-play").textContent = playing ? "⏸ Pause" : "▶ Play";
+  if (!$("song-seek").matches(":active")) $("song-seek").value = seconds;
+  $("song-time").textContent = `${barsAndBeats(song, seconds)}  ${formatTime(seconds)} / ${formatTime(song.duration)}`;
+}
+
+function renderSong() {
+  const song = state.song;
+  $("song").hidden = !song;
+  if (!song) return;
+  $("song-name").textContent = song.name;
+  $("song-seek").max = song.duration;
+  const list = $("song-channels");
+  list.replaceChildren();
+  for (const channel of song.channels) {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.textContent = `${channel.channel + 1} ${channelInstrumentName(channel)}`;
+    const instrument = document.createElement("select");
+    instrument.setAttribute("aria-label", `Instrument of channel ${channel.channel + 1}`);
+    instrument.append(new Option("song's", ""));
+    const choices = channel.drums ? state.presets.filter((p) => p.bank === 128).map((p) => [p.program, p.name])
+      : families.flatMap(([, names], f) => names.map((n, i) => [8 * f + i, n]));
+    for (const [program, label] of choices) instrument.append(new Option(label, program, false, channel.override === program));
+    instrument.onchange = () => setChannelInstrument(channel.channel, instrument.value === "" ? null : +instrument.value)
+      .catch((e) => say(e.message, true));
+    const toggle = (label, set, action) => {
+      const button = document.createElement("button");
+      button.textContent = label;
+      button.className = "toggle" + (set.has(channel.channel) ? " on" : "");
+      button.onclick = () => action(channel.channel, !set.has(channel.channel)).catch((e) => say(e.message, true));
+      return button;
+    };
+    item.append(name, instrument, toggle("M", song.muted, muteChannel), toggle("S", song.soloed, soloChannel));
+    list.append(item);
+  }
+  showSongPosition(song);
+}
+
+async function openFile(file) {
+  try {
+    if (file.size > MAX_MIDI_BYTES) throw new RangeError(`${file.name}: ${file.size.toLocaleString()} bytes, more than the ${MAX_MIDI_BYTES >> 20} MB the page reads`);
+    await loadMIDI(new Uint8Array(await file.arrayBuffer()), file.name);
+  } catch (error) {
+    say(`Could not open ${file.name}: ${error.message}`, true);
+  }
+}
+
+function bindSong() {
+  $("song-file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); e.target.value = ""; };
+  addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    const file = [...(e.dataTransfer?.files ?? [])].find((f) => /\.(mid|midi|kar|rmi)$/i.test(f.name)) ?? e.dataTransfer?.files[0];
+    if (file) openFile(file);
+  });
+  $("song-play").onclick = () => (state.song?.playing ? pauseFile() : playFile()).catch((e) => say(e.message, true));
+  $("song-stop").onclick = () => stopFile().catch((e) => say(e.message, true));
+  $("song-seek").onchange = (e) => seekFile(+e.target.value).catch((error) => say(error.message, true));
+}
 
 // MARK: Export
 
@@ -669,6 +933,7 @@ async function main() {
   bindPointers($("keyboard"));
   bindPointers($("pads"));
   bindComputerKeys();
+  bindSong();
   const listing = await (await fetch("api/banks")).json();
   state.banks = listing.banks;
   const remembered = localStorage.getItem(STORE + "-bank");
@@ -695,6 +960,9 @@ const jam = {
   clearTake() { stop(); state.take = null; save(); renderLayers(); },
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
+  loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
+  /** The loaded song's summary, or null. */
+  get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
   /** How long the audio thread took to read and merge the presets at the last change, ms. */
   lastBankLoadMs: null,

@@ -1,0 +1,141 @@
+// A MIDI file's events played on the audio clock, inside an AudioWorklet: each event is handed to
+// the synthesizer at its frame within the quantum it falls in, as `polyphon render` hands it to the
+// native synthesizer. The song's position is a frame count that advances with every quantum while
+// playing, so the song stays locked to the audio clock whatever the main thread does.
+//
+//   const player = new MIDIFilePlayer(events);     // [[frame, ...bytes], …] in the order to send
+//   player.play(send, blockFrames);                 // each quantum: send(bytes, offset) per event
+//
+// Seeking chases what the song set before the new position — SysEx in order, then per channel
+// the last value of every controller (channel mode messages excepted), program, pitch bend and
+// pressures, in the order of their last occurrence (an RPN selection still precedes its data
+// entry) — as the native MIDIPlayer does. Mute and solo act per channel (0–15): an inaudible
+// channel's notes do not start, everything else it carries still reaches the synthesizer, so
+// unmuting finds it as the song left it. A channel given an instrument of its own ignores the
+// song's program changes.
+
+/** Status nibbles the player acts on. */
+const NOTE_ON = 0x90, NOTE_OFF = 0x80, CONTROL = 0xB0, PROGRAM = 0xC0;
+
+export class MIDIFilePlayer {
+  /** @param {Array<Array<number>>} events `[frame, ...bytes]`, frames at the audio rate from the song's start, in order. */
+  constructor(events) {
+    this.events = events;
+    this.lastFrame = events.length ? events[events.length - 1][0] : 0;
+    this.position = 0;
+    this.next = 0;
+    this.muted = new Set();
+    this.soloed = new Set();
+    /** Per channel: the program the listener chose instead of the song's, or null. */
+    this.programs = new Array(16).fill(null);
+    /** Per channel: key → note-ons not yet ended, so that a mute or a pause can end them. */
+    this.sounding = Array.from({ length: 16 }, () => new Map());
+  }
+
+  /** Whether `channel`'s notes sound: not muted, and soloed when any channel is. */
+  audible(channel) {
+    return !this.muted.has(channel) && (this.soloed.size === 0 || this.soloed.has(channel));
+  }
+
+  get ended() { return this.next >= this.events.length && this.position > this.lastFrame; }
+
+  /** Moves to song frame `frame`; returns the messages that bring a reset synthesizer to the
+   *  song's state there, the listener's instruments included. */
+  seek(frame) {
+    this.position = Math.max(0, Math.round(frame));
+    let low = 0, high = this.events.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.events[middle][0] < this.position) low = middle + 1; else high = middle;
+    }
+    this.next = low;
+    for (const keys of this.sounding) keys.clear();
+    return this.chase(this.next);
+  }
+
+  /** What the events before index `end` leave a synthesizer with. */
+  chase(end) {
+    const sysex = [], latest = new Map();
+    for (let i = 0; i < end; i++) {
+      const [, status, data1] = this.events[i];
+      const bytes = this.events[i].slice(1);
+      if (status === 0xF0) { sysex.push(bytes); continue; }
+      const kind = status & 0xF0, channel = status & 0x0F;
+      let key;
+      switch (kind) {
+        case CONTROL: if (data1 >= 120) continue; key = `${channel}:${kind}:${data1}`; break;
+        case 0xA0: key = `${channel}:${kind}:${data1}`; break;
+        case PROGRAM: case 0xD0: case 0xE0: key = `${channel}:${kind}`; break;
+        default: continue;
+      }
+      latest.delete(key);  // re-inserted last: a Map keeps insertion order
+      latest.set(key, bytes);
+    }
+    const out = [...sysex, ...latest.values()];
+    for (const [channel, program] of this.programs.entries()) if (program !== null) out.push([PROGRAM | channel, program]);
+    return out;
+  }
+
+  /** Sends the events of the next `frames` frames through `send(bytes, offset)` and advances. */
+  play(send, frames) {
+    const end = this.position + frames;
+    while (this.next < this.events.length && this.events[this.next][0] < end) {
+      const event = this.events[this.next++];
+      const bytes = event.slice(1);
+      const offset = Math.max(0, event[0] - this.position);
+      const kind = bytes[0] & 0xF0, channel = bytes[0] & 0x0F;
+      if (kind === PROGRAM && this.programs[channel] !== null) continue;
+      if (kind === NOTE_ON && bytes[2] > 0) {
+        if (!this.audible(channel)) continue;
+        const keys = this.sounding[channel];
+        keys.set(bytes[1], (keys.get(bytes[1]) ?? 0) + 1);
+      } else if (kind === NOTE_OFF || kind === NOTE_ON) {
+        const keys = this.sounding[channel], count = keys.get(bytes[1]) ?? 0;
+        if (count > 1) keys.set(bytes[1], count - 1); else keys.delete(bytes[1]);
+      }
+      send(bytes, offset);
+    }
+    this.position = end;
+  }
+
+  /** Note-offs for the notes of `channel` (every channel when null) still sounding. */
+  release(channel = null) {
+    const out = [];
+    for (let c = 0; c < 16; c++) {
+      if (channel !== null && c !== channel) continue;
+      for (const key of this.sounding[c].keys()) out.push([NOTE_OFF | c, key, 0]);
+      this.sounding[c].clear();
+    }
+    return out;
+  }
+
+  /** Mutes or unmutes `channel`; returns the messages that end its sounding notes. */
+  setMuted(channel, on) {
+    if (on) this.muted.add(channel); else this.muted.delete(channel);
+    return this.silenceInaudible();
+  }
+
+  /** Solos or unsolos `channel`; returns the messages that end the notes no longer audible. */
+  setSoloed(channel, on) {
+    if (on) this.soloed.add(channel); else this.soloed.delete(channel);
+    return this.silenceInaudible();
+  }
+
+  silenceInaudible() {
+    const out = [];
+    for (let c = 0; c < 16; c++) if (!this.audible(c)) out.push(...this.release(c));
+    return out;
+  }
+
+  /** Gives `channel` the listener's `program` (null: the song's again); returns what to send now. */
+  setProgram(channel, program) {
+    this.programs[channel] = program;
+    if (program !== null) return [[PROGRAM | channel, program]];
+    // The song's program at the current position.
+    for (let i = this.next - 1; i >= 0; i--) {
+      const [, status, value] = this.events[i];
+      if (status === (PROGRAM | channel)) return [[status, value]];
+    }
+    return [[PROGRAM | channel, 0]];
+  }
+}
