@@ -20,8 +20,8 @@
 //   { type: "log", on: true } / { type: "log", on: false } — keep every message sent with
 //       `record: true`, with the frame it played on; turning it off answers
 //       { type: "log", events: [[frame, ...bytes], …] }.
-//   { type: "capture", frames, from?, id? } — the next `frames` frames the engine plays (from
-//       frame `from`, if given and not past), answered { type: "captured", id, from, left, right }.
+//   { type: "capture", frames, from?, id? } — `frames` frames of what the engine plays from frame
+//       `from` (default: now; up to four seconds back), answered { type: "captured", id, from, left, right }.
 //   { type: "file", events: [[frame, ...bytes], …] } — a MIDI file's events (frames at this
 //       context's rate, in the order to send) to play on the audio clock (MIDIFilePlayer).
 //   { type: "filePlay" } — plays it from its position; after loading, a seek or a stop it starts
@@ -59,6 +59,9 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.lastStatus = 0;
     this.log = null;
     this.captures = [];
+    // The last seconds played, so that a capture can start on a frame just past (the frame a
+    // song started on, say, which the page learns a quantum or more later).
+    this.history = { left: new Float32Array(4 * sampleRate), right: new Float32Array(4 * sampleRate), end: 0 };
     this.channels = Array.from({ length: 16 }, () => ({ controllers: new Map(), program: null, bend: null }));
     this.sysex = [];  // the latest SysEx messages, replayed to a new synthesizer
     this.file = null;  // a MIDIFilePlayer
@@ -140,8 +143,15 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           break;
         case "capture": {
           const frames = Math.max(0, Math.min(message.frames | 0, 600 * sampleRate));
-          this.captures.push({ id: message.id, from: Math.max(message.from ?? 0, currentFrame), filled: 0,
-                               left: new Float32Array(frames), right: new Float32Array(frames) });
+          const history = this.history, kept = history.left.length;
+          const from = Math.max(message.from ?? history.end, history.end - kept, 0);
+          const capture = { id: message.id, from, filled: 0, left: new Float32Array(frames), right: new Float32Array(frames) };
+          for (let f = from; f < history.end && capture.filled < frames; f++, capture.filled++) {
+            capture.left[capture.filled] = history.left[f % kept];
+            capture.right[capture.filled] = history.right[f % kept];
+          }
+          this.captures.push(capture);
+          this.captureBlock(history.end, 0);
           break;
         }
       }
@@ -293,11 +303,17 @@ class PolyphonProcessor extends AudioWorkletProcessor {
   }
 
   captureBlock(start, frames) {
+    const history = this.history, kept = history.left.length;
+    for (let j = 0; j < frames; j++) {
+      history.left[(start + j) % kept] = this.mixLeft[j];
+      history.right[(start + j) % kept] = this.mixRight[j];
+    }
+    history.end = start + frames;
     for (let c = this.captures.length - 1; c >= 0; c--) {
       const capture = this.captures[c];
       const from = Math.max(capture.from + capture.filled, start);
       const count = Math.min(start + frames - from, capture.left.length - capture.filled);
-      if (count <= 0) continue;
+      if (count < 0 || (count === 0 && capture.filled < capture.left.length)) continue;
       capture.left.set(this.mixLeft.subarray(from - start, from - start + count), capture.filled);
       capture.right.set(this.mixRight.subarray(from - start, from - start + count), capture.filled);
       capture.filled += count;

@@ -672,8 +672,8 @@ async function download(kind) {
   } catch (error) { say(`Export failed: ${error.message}`, true); }
 }
 
-/** The next `seconds` of what the engine plays (from audio frame `fromFrame`, if given and not
- *  past): { left, right, sampleRate, from }. */
+/** `seconds` of what the engine plays from audio frame `fromFrame` (default: now; up to four
+ *  seconds back): { left, right, sampleRate, from }. */
 function captureOutput(seconds, fromFrame = undefined) {
   const id = ++captureId;
   return new Promise((resolve) => {
