@@ -3,7 +3,7 @@
 // native synthesizer. The song's position is a frame count that advances with every quantum while
 // playing, so the song stays locked to the audio clock whatever the main thread does.
 //
-//   const player = new MIDIFilePlayer(events);     // [[frame, ...bytes], …] in the order to send
+//   const player = new MIDIFilePlayer(events, endFrame);  // [[frame, ...bytes], …] in the order to send
 //   player.play(send, blockFrames);                 // each quantum: send(bytes, offset) per event
 //
 // Seeking chases what the song set before the new position — SysEx in order, then per channel
@@ -18,10 +18,13 @@
 const NOTE_ON = 0x90, NOTE_OFF = 0x80, CONTROL = 0xB0, PROGRAM = 0xC0;
 
 export class MIDIFilePlayer {
-  /** @param {Array<Array<number>>} events `[frame, ...bytes]`, frames at the audio rate from the song's start, in order. */
-  constructor(events) {
+  /**
+   * @param {Array<Array<number>>} events `[frame, ...bytes]`, frames at the audio rate from the song's start, in order.
+   * @param {number} endFrame the song's end (its last event, end of track included).
+   */
+  constructor(events, endFrame = 0) {
     this.events = events;
-    this.lastFrame = events.length ? events[events.length - 1][0] : 0;
+    this.lastFrame = Math.max(endFrame, events.length ? events[events.length - 1][0] : 0);
     this.position = 0;
     this.next = 0;
     this.muted = new Set();

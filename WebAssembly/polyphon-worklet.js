@@ -22,8 +22,9 @@
 //       { type: "log", events: [[frame, ...bytes], …] }.
 //   { type: "capture", frames, from?, id? } — `frames` frames of what the engine plays from frame
 //       `from` (default: now; up to four seconds back), answered { type: "captured", id, from, left, right }.
-//   { type: "file", events: [[frame, ...bytes], …] } — a MIDI file's events (frames at this
-//       context's rate, in the order to send) to play on the audio clock (MIDIFilePlayer).
+//   { type: "file", events: [[frame, ...bytes], …], endFrame } — a MIDI file's events (frames at
+//       this context's rate, in the order to send) and its end, to play on the audio clock
+//       (MIDIFilePlayer).
 //   { type: "filePlay" } — plays it from its position; after loading, a seek or a stop it starts
 //       on a fresh synthesizer with the song's state chased, so it sounds exactly as a render
 //       from there. Answered { type: "filePlaying", frame, position }: the audio frame the song's
@@ -101,13 +102,15 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           await this.reset(message.fresh);
           break;
         case "file":
-          this.file = new MIDIFilePlayer(message.events);
+          if (this.file?.playing) this.fileOut.messages.push(...this.file.release());
+          this.file = new MIDIFilePlayer(message.events, message.endFrame);
           this.fileNeedsChase = true;
           this.fileOut = { reset: false, messages: [] };
           this.fileState();
           break;
         case "filePlay":
-          if (!this.file || this.file.playing) break;
+          if (!this.file) break;
+          if (this.file.playing) { this.port.postMessage({ type: "filePlaying", ...this.fileStart }); break; }
           if (this.fileNeedsChase) {
             await this.reset(true);
             this.fileOut = { reset: false, messages: this.file.seek(this.file.position) };
@@ -199,16 +202,18 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     if (!file?.playing) return;
     if (this.fileStarting) {
       this.fileStarting = false;
-      this.port.postMessage({ type: "filePlaying", frame: start, position: file.position });
+      this.fileStart = { frame: start, position: file.position };
+      this.port.postMessage({ type: "filePlaying", ...this.fileStart });
     }
     file.play((bytes, offset) => { try { this.dispatch(bytes, offset); } catch { /* dropped */ } }, frames);
     if (file.ended) {
+      const offset = Math.min(frames - 1, Math.max(0, file.lastFrame - (file.position - frames)));
       file.playing = false;
       file.seek(0);
       this.fileNeedsChase = true;
       // Pedals still down and keys never let go release their notes, as at the end of a render.
       if (this.synth.activeVoices > 0) {
-        for (let c = 0; c < 16; c++) for (const cc of [64, 66, 123]) this.dispatch([0xB0 | c, cc, 0], frames - 1);
+        for (let c = 0; c < 16; c++) for (const cc of [64, 66, 123]) this.dispatch([0xB0 | c, cc, 0], offset);
       }
       this.port.postMessage({ type: "fileEnded", frame: start + frames });
     }

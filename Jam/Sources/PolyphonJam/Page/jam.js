@@ -406,7 +406,7 @@ async function loadMIDI(bytes, name = "song.mid") {
   const song = describeSong(file, name, context.sampleRate);
   stopFile();
   state.song = song;
-  node.port.postMessage({ type: "file", events: song.events });
+  node.port.postMessage({ type: "file", events: song.events, endFrame: Math.round(song.duration * context.sampleRate) });
   await loadBanks();
   sendSetup(liveChannel(), false);
   renderSong();
