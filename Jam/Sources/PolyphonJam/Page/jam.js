@@ -21,6 +21,7 @@ const state = {
   reverb: true, chorus: true, reverbLevel: 40, chorusLevel: 0,
   tempo: 120, beatsPerBar: 4, metronome: false,
   take: null, recording: null, playback: null,
+  songs: [],  // the server's songs: { id, name, size }
   song: null,  // the MIDI file loaded: { name, events, channels, tracks, lyrics, duration, … }
   down: new Map(),  // sounding key → how many sources hold it (pointer, computer key, MIDI)
 };
@@ -623,6 +624,15 @@ function renderSong() {
   showSongPosition(song);
 }
 
+/** The MIDI files the server offers (`polyphon jam --midi DIR`). */
+async function listSongs() {
+  state.songs = await (await fetch("api/songs")).json().catch(() => []);
+  const list = $("song-list");
+  list.hidden = !state.songs.length;
+  list.replaceChildren(new Option(`Songs (${state.songs.length})…`, ""));
+  for (const song of state.songs) list.append(new Option(song.name, song.id));
+}
+
 async function openFile(file) {
   try {
     if (file.size > MAX_MIDI_BYTES) throw new RangeError(`${file.name}: ${file.size.toLocaleString()} bytes, more than the ${MAX_MIDI_BYTES >> 20} MB the page reads`);
@@ -642,6 +652,15 @@ function bindSong() {
     const file = [...(e.dataTransfer?.files ?? [])].find((f) => /\.(mid|midi|kar|rmi)$/i.test(f.name)) ?? e.dataTransfer?.files[0];
     if (file) openFile(file);
   });
+  $("song-list").onchange = async (e) => {
+    const entry = state.songs.find((s) => s.id === e.target.value);
+    if (!entry) return;
+    try {
+      const response = await fetch(`api/songs/${encodeURIComponent(entry.id)}`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      await loadMIDI(new Uint8Array(await response.arrayBuffer()), entry.name);
+    } catch (error) { say(`Could not open ${entry.name}: ${error.message}`, true); }
+  };
   $("song-play").onclick = () => (state.song?.playing ? pauseFile() : playFile()).catch((e) => say(e.message, true));
   $("song-stop").onclick = () => stopFile().catch((e) => say(e.message, true));
   $("song-seek").onchange = (e) => seekFile(+e.target.value).catch((error) => say(error.message, true));
@@ -943,6 +962,7 @@ async function main() {
   try { state.take = JSON.parse(localStorage.getItem(STORE) ?? "null"); } catch { state.take = null; }
   if (state.take) { state.tempo = state.take.tempo ?? 120; $("tempo").value = state.tempo; }
   await chooseBank(initial);
+  await listSongs();
   await startAudio();
   drawScope();
   renderLayers();
