@@ -12,7 +12,9 @@
 // entry) — as the native MIDIPlayer does. Mute and solo act per channel (0–15): an inaudible
 // channel's notes do not start, everything else it carries still reaches the synthesizer, so
 // unmuting finds it as the song left it. A channel given an instrument of its own ignores the
-// song's program changes.
+// song's program changes. `rate` plays the song faster or slower (an event's frame from the
+// last change of rate or position is divided by it, rounded as the native renderer rounds a
+// time to a frame); `transpose` moves every note but the drum channel's (10) by semitones.
 
 /** Status nibbles the player acts on. */
 const NOTE_ON = 0x90, NOTE_OFF = 0x80, CONTROL = 0xB0, PROGRAM = 0xC0;
@@ -25,8 +27,12 @@ export class MIDIFilePlayer {
   constructor(events, endFrame = 0) {
     this.events = events;
     this.lastFrame = Math.max(endFrame, events.length ? events[events.length - 1][0] : 0);
-    this.position = 0;
+    this.position = 0;  // the song's frame, fractional when the rate is not 1
     this.next = 0;
+    this.rate = 1;
+    this.transpose = 0;
+    this.elapsed = 0;  // output frames played
+    this.anchor = { song: 0, audio: 0 };  // a song frame and the output frame it played on
     this.muted = new Set();
     this.soloed = new Set();
     /** Per channel: the program the listener chose instead of the song's, or null. */
@@ -46,6 +52,7 @@ export class MIDIFilePlayer {
    *  song's state there, the listener's instruments included. */
   seek(frame) {
     this.position = Math.max(0, Math.round(frame));
+    this.anchor = { song: this.position, audio: this.elapsed };
     let low = 0, high = this.events.length;
     while (low < high) {
       const middle = (low + high) >> 1;
@@ -81,13 +88,20 @@ export class MIDIFilePlayer {
 
   /** Sends the events of the next `frames` frames through `send(bytes, offset)` and advances. */
   play(send, frames) {
-    const end = this.position + frames;
-    while (this.next < this.events.length && this.events[this.next][0] < end) {
-      const event = this.events[this.next++];
+    const end = this.elapsed + frames, { song, audio } = this.anchor;
+    while (this.next < this.events.length) {
+      const event = this.events[this.next];
+      const at = audio + Math.round((event[0] - song) / this.rate);
+      if (at >= end) break;
+      this.next++;
       const bytes = event.slice(1);
-      const offset = Math.max(0, event[0] - this.position);
+      const offset = Math.max(0, at - this.elapsed);
       const kind = bytes[0] & 0xF0, channel = bytes[0] & 0x0F;
       if (kind === PROGRAM && this.programs[channel] !== null) continue;
+      if (this.transpose && channel !== 9 && (kind === NOTE_ON || kind === NOTE_OFF || kind === 0xA0)) {
+        bytes[1] += this.transpose;
+        if (bytes[1] < 0 || bytes[1] > 127) continue;
+      }
       if (kind === NOTE_ON && bytes[2] > 0) {
         if (!this.audible(channel)) continue;
         const keys = this.sounding[channel];
@@ -98,7 +112,23 @@ export class MIDIFilePlayer {
       }
       send(bytes, offset);
     }
-    this.position = end;
+    this.elapsed = end;
+    this.position = song + (end - audio) * this.rate;
+  }
+
+  /** Plays on at `rate` times the song's tempo (0.25–4). */
+  setRate(rate) {
+    this.anchor = { song: this.position, audio: this.elapsed };
+    this.rate = Math.max(0.25, Math.min(4, rate));
+  }
+
+  /** Moves the notes of every channel but 10 by `semitones` (−24…24); returns the note-offs of
+   *  the notes sounding, which would otherwise end on other keys. */
+  setTranspose(semitones) {
+    this.transpose = Math.max(-24, Math.min(24, Math.round(semitones)));
+    const out = [];
+    for (let c = 0; c < 16; c++) if (c !== 9) out.push(...this.release(c));
+    return out;
   }
 
   /** Note-offs for the notes of `channel` (every channel when null) still sounding. */

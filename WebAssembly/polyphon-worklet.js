@@ -30,7 +30,8 @@
 //       from there. Answered { type: "filePlaying", frame, position }: the audio frame the song's
 //       frame `position` plays on.
 //   { type: "filePause" }, { type: "fileStop" }, { type: "fileSeek", frame } (a song frame),
-//   { type: "fileMute" | "fileSolo", channel, on }, { type: "fileProgram", channel, program }.
+//   { type: "fileMute" | "fileSolo", channel, on }, { type: "fileProgram", channel, program },
+//   { type: "fileRate", rate }, { type: "fileTranspose", semitones }.
 //       Each is answered { type: "fileState", playing, position }; the end of the song
 //       { type: "fileEnded", frame }.
 // It answers { type: "ready", sampleRate, frame, loadMs } once a bank is playing (loadMs: the time
@@ -131,6 +132,14 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           if (!this.file) break;
           if (this.file.playing) this.fileOut = { reset: true, messages: this.file.seek(message.frame) };
           else { this.file.seek(message.frame); this.fileNeedsChase = true; }
+          this.fileState();
+          break;
+        case "fileRate":
+          this.file?.setRate(message.rate);
+          this.fileState();
+          break;
+        case "fileTranspose":
+          if (this.file) this.fileOut.messages.push(...this.file.setTranspose(message.semitones));
           this.fileState();
           break;
         case "fileMute": case "fileSolo": case "fileProgram":

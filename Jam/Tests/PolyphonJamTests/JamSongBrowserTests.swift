@@ -16,8 +16,9 @@ extension JamBrowserTests {
     /// at bar 12: piano chords on channel 1 with a lyric each bar, a bass on channel 2 whose
     /// expression, pan, volume, program and bend change along the way, and drums on channel 10.
     /// `drums: false` leaves the drum notes out; `fromBar` starts the song at that bar (from 1),
-    /// with the state the song has set by then written at its start.
-    static func song(drums: Bool = true, fromBar: Int = 1) -> MIDIFile {
+    /// with the state the song has set by then written at its start; `faster` multiplies the
+    /// tempo, `transpose` moves the notes of channels 1 and 2.
+    static func song(drums: Bool = true, fromBar: Int = 1, faster: Int = 1, transpose: Int = 0) -> MIDIFile {
         let tpq = 480, bar = 4 * tpq, start = (fromBar - 1) * bar
         func keep(_ events: [MIDIEvent]) -> [MIDIEvent] {
             events.filter { $0.tick >= start }.map { MIDIEvent(tick: $0.tick - start, message: $0.message) }
@@ -27,11 +28,11 @@ extension JamBrowserTests {
             let body = keep(events.sorted { $0.tick < $1.tick })
             return MIDITrack(events: head + body + [MIDIEvent(tick: 11 * bar - start, message: .meta(.endOfTrack))])
         }
-        let conductor = track("Song", [.meta(.tempo(microsecondsPerQuarterNote: 250_000)),
+        let conductor = track("Song", [.meta(.tempo(microsecondsPerQuarterNote: UInt32(250_000 / faster))),
                                        .meta(.timeSignature(TimeSignature(numerator: 4, denominatorExponent: 2)))], [])
         var piano: [MIDIEvent] = []
         for b in 0..<10 {
-            let root = 60 + [0, 5, 7, 3][b % 4]
+            let root = 60 + transpose + [0, 5, 7, 3][b % 4]
             piano.append(MIDIEvent(tick: b * bar, message: .meta(.text(.lyric, MIDIText("bar\(b + 1)")))))
             for key in [root, root + 4, root + 7] {
                 piano.append(MIDIEvent(tick: b * bar, message: .noteOn(channel: 0, note: UInt8(key), velocity: 90)))
@@ -45,7 +46,7 @@ extension JamBrowserTests {
             MIDIEvent(tick: 6 * bar + tpq, message: .pitchBend(channel: 1, value: 8192 + 2000)),
         ]
         for half in 0..<20 {
-            let key = UInt8(36 + [0, 7, 5, 3][half % 4])
+            let key = UInt8(36 + transpose + [0, 7, 5, 3][half % 4])
             bass.append(MIDIEvent(tick: half * 2 * tpq, message: .noteOn(channel: 1, note: key, velocity: 100)))
             bass.append(MIDIEvent(tick: half * 2 * tpq + 800, message: .noteOff(channel: 1, note: key, velocity: 0)))
         }
@@ -120,8 +121,10 @@ extension JamBrowserTests {
             let full = try Self.floats(out + "/full.f32").left
             let muted = try Self.floats(out + "/muted.f32").left
             let seek = try Self.floats(out + "/seek.f32").left
+            let faster = try Self.floats(out + "/faster.f32").left
             for (name, page, file) in [("whole song", full, song), ("drums muted", muted, Self.song(drums: false)),
-                                       ("from bar 9", seek, Self.song(fromBar: 9))] {
+                                       ("from bar 9", seek, Self.song(fromBar: 9)),
+                                       ("twice as fast, 3 semitones up", faster, Self.song(faster: 2, transpose: 3))] {
                 let native = try Self.nativeRender(file, bank: bank, rate: rate)
                 let (differing, count, worst) = Self.difference(page, native)
                 print("jam \(name) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")

@@ -460,7 +460,7 @@ function describeSong(file, name, sampleRate) {
   }
   return { name, events, duration: file.duration, ticksPerQuarterNote: file.ticksPerQuarterNote, tempos, signatures,
            tracks, channels: [...channels.values()].sort((a, b) => a.channel - b.channel),
-           lyrics: lyrics.length ? lyrics : karaoke, position: 0, playing: false,
+           lyrics: lyrics.length ? lyrics : karaoke, position: 0, playing: false, rate: 1, transpose: 0,
            presets: [...presets].map((k) => k.split(":").map(Number)), muted: new Set(), soloed: new Set() };
 }
 
@@ -555,6 +555,28 @@ async function setChannelInstrument(channel, program) {
   return channelInstrumentName(entry);
 }
 
+/** Plays the song at `factor` times its tempo (0.25–4) from where it is. */
+async function setFileTempo(factor) {
+  requireSong();
+  state.song.rate = Math.max(0.25, Math.min(4, +factor || 1));
+  $("song-tempo").textContent = `${Math.round(100 * state.song.rate)} %`;
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileRate", rate: state.song.rate });
+  await answer;
+  return state.song.rate;
+}
+
+/** Moves the song's notes (not the drums') by `semitones` (−24…24). */
+async function transposeFile(semitones) {
+  requireSong();
+  state.song.transpose = Math.max(-24, Math.min(24, Math.round(+semitones || 0)));
+  $("song-transpose").textContent = `${state.song.transpose > 0 ? "+" : ""}${state.song.transpose}`;
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileTranspose", semitones: state.song.transpose });
+  await answer;
+  return state.song.transpose;
+}
+
 /** Seconds as m:ss.s. */
 function formatTime(seconds) {
   const m = Math.floor(seconds / 60), s = seconds - 60 * m;
@@ -596,6 +618,8 @@ function renderSong() {
   $("song").hidden = !song;
   if (!song) return;
   $("song-name").textContent = song.name;
+  $("song-tempo").textContent = `${Math.round(100 * song.rate)} %`;
+  $("song-transpose").textContent = `${song.transpose > 0 ? "+" : ""}${song.transpose}`;
   $("song-seek").max = song.duration;
   const list = $("song-channels");
   list.replaceChildren();
@@ -663,6 +687,11 @@ function bindSong() {
   };
   $("song-play").onclick = () => (state.song?.playing ? pauseFile() : playFile()).catch((e) => say(e.message, true));
   $("song-stop").onclick = () => stopFile().catch((e) => say(e.message, true));
+  const step = (action, value) => () => action(value()).catch((e) => say(e.message, true));
+  $("song-slower").onclick = step(setFileTempo, () => (state.song?.rate ?? 1) - 0.05);
+  $("song-faster").onclick = step(setFileTempo, () => (state.song?.rate ?? 1) + 0.05);
+  $("song-down").onclick = step(transposeFile, () => (state.song?.transpose ?? 0) - 1);
+  $("song-up").onclick = step(transposeFile, () => (state.song?.transpose ?? 0) + 1);
   $("song-seek").onchange = (e) => seekFile(+e.target.value).catch((error) => say(error.message, true));
 }
 
@@ -981,6 +1010,7 @@ const jam = {
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
+  setFileTempo, transposeFile,
   /** The loaded song's summary, or null. */
   get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
