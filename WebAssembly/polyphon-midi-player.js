@@ -15,6 +15,9 @@
 // song's program changes. `rate` plays the song faster or slower (an event's frame from the
 // last change of rate or position is divided by it, rounded as the native renderer rounds a
 // time to a frame); `transpose` moves every note but the drum channel's (10) by semitones.
+// `loop` ({start, end} song frames) plays the section again and again: at its end the sounding
+// notes are released and the song's state at its start chased, without a reset, so effect
+// tails ring on across the jump.
 
 /** Status nibbles the player acts on. */
 const NOTE_ON = 0x90, NOTE_OFF = 0x80, CONTROL = 0xB0, PROGRAM = 0xC0;
@@ -33,6 +36,7 @@ export class MIDIFilePlayer {
     this.transpose = 0;
     this.elapsed = 0;  // output frames played
     this.anchor = { song: 0, audio: 0 };  // a song frame and the output frame it played on
+    this.loop = null;
     this.muted = new Set();
     this.soloed = new Set();
     /** Per channel: the program the listener chose instead of the song's, or null. */
@@ -60,7 +64,7 @@ export class MIDIFilePlayer {
     }
     this.next = low;
     for (const keys of this.sounding) keys.clear();
-    return this.chase(this.next);
+    return this.chase(this.next).concat(this.programs.flatMap((p, c) => p === null ? [] : [[PROGRAM | c, p]]));
   }
 
   /** What the events before index `end` leave a synthesizer with. */
@@ -81,13 +85,34 @@ export class MIDIFilePlayer {
       latest.delete(key);  // re-inserted last: a Map keeps insertion order
       latest.set(key, bytes);
     }
-    const out = [...sysex, ...latest.values()];
-    for (const [channel, program] of this.programs.entries()) if (program !== null) out.push([PROGRAM | channel, program]);
-    return out;
+    return [...sysex, ...latest.values()];
   }
 
   /** Sends the events of the next `frames` frames through `send(bytes, offset)` and advances. */
   play(send, frames) {
+    let done = 0;
+    while (done < frames) {
+      let span = frames - done;
+      const loop = this.loop;
+      if (loop && this.position < loop.end) {
+        const toEnd = this.anchor.audio + Math.ceil((loop.end - this.anchor.song) / this.rate) - this.elapsed;
+        span = Math.max(1, Math.min(span, toEnd));
+      }
+      this.playSpan((bytes, offset) => send(bytes, offset + done), span);
+      done += span;
+      if (loop && this.position >= loop.end && done <= frames) {
+        const jump = [...this.release(), ...this.seek(loop.start)];
+        for (const bytes of jump) send(bytes, Math.min(done, frames - 1));
+      }
+    }
+  }
+
+  /** Loops the song between song frames `start` and `end` (null: no loop). */
+  setLoop(start, end) {
+    this.loop = start !== null && end > start ? { start: Math.max(0, Math.round(start)), end: Math.round(end) } : null;
+  }
+
+  playSpan(send, frames) {
     const end = this.elapsed + frames, { song, audio } = this.anchor;
     while (this.next < this.events.length) {
       const event = this.events[this.next];

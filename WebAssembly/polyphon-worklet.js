@@ -31,7 +31,8 @@
 //       frame `position` plays on.
 //   { type: "filePause" }, { type: "fileStop" }, { type: "fileSeek", frame } (a song frame),
 //   { type: "fileMute" | "fileSolo", channel, on }, { type: "fileProgram", channel, program },
-//   { type: "fileRate", rate }, { type: "fileTranspose", semitones }.
+//   { type: "fileRate", rate }, { type: "fileTranspose", semitones }, { type: "fileLoop", start, end }
+//       (song frames; start null: no loop).
 //       Each is answered { type: "fileState", playing, position }; the end of the song
 //       { type: "fileEnded", frame }.
 // It answers { type: "ready", sampleRate, frame, loadMs } once a bank is playing (loadMs: the time
@@ -136,6 +137,10 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           break;
         case "fileRate":
           this.file?.setRate(message.rate);
+          this.fileState();
+          break;
+        case "fileLoop":
+          this.file?.setLoop(message.start, message.end);
           this.fileState();
           break;
         case "fileTranspose":

@@ -67,6 +67,21 @@ extension JamBrowserTests {
                         tracks: [conductor, track("Piano", pianoState, piano), track("Bass", bassState, bass), track("Drums", [], kit)])
     }
 
+    /// `file` played from its start to tick `end`, then once more from tick `start` to `end`: the
+    /// section's events copied after it, with `chase[track]` (the state the song had set before
+    /// `start`) at the jump.
+    static func looped(_ file: MIDIFile, start: Int, end: Int, chase: [Int: [MIDIMessage]]) -> MIDIFile {
+        var copy = file
+        copy.tracks = file.tracks.enumerated().map { index, track in
+            let body = track.events.filter { $0.tick < end && !$0.message.isEndOfTrack }
+            let again = track.events.filter { $0.tick >= start && $0.tick < end && !$0.message.isEndOfTrack }
+                .map { MIDIEvent(tick: $0.tick + end - start, message: $0.message) }
+            let jump = (chase[index] ?? []).map { MIDIEvent(tick: end, message: $0) }
+            return MIDITrack(events: body + jump + again + [MIDIEvent(tick: 2 * end - start, message: .meta(.endOfTrack))])
+        }
+        return copy
+    }
+
     /// The native render of `file` at `rate` as the page plays it (reverb and chorus on).
     static func nativeRender(_ file: MIDIFile, bank: SoundFont, rate: Double) throws -> [Float] {
         var options = RenderOptions()
@@ -122,9 +137,15 @@ extension JamBrowserTests {
             let muted = try Self.floats(out + "/muted.f32").left
             let seek = try Self.floats(out + "/seek.f32").left
             let faster = try Self.floats(out + "/faster.f32").left
+            let loop = try Self.floats(out + "/loop.f32").left
+            let bar = 4 * 480
+            let loopedSong = Self.looped(song, start: 2 * bar, end: 4 * bar,
+                                         chase: [1: [.programChange(channel: 0, program: 0)],
+                                                 2: [.programChange(channel: 1, program: 33), .controlChange(channel: 1, controller: 10, value: 30)]])
             for (name, page, file) in [("whole song", full, song), ("drums muted", muted, Self.song(drums: false)),
                                        ("from bar 9", seek, Self.song(fromBar: 9)),
-                                       ("twice as fast, 3 semitones up", faster, Self.song(faster: 2, transpose: 3))] {
+                                       ("twice as fast, 3 semitones up", faster, Self.song(faster: 2, transpose: 3)),
+                                       ("bars 3–4 looped", loop, loopedSong)] {
                 let native = try Self.nativeRender(file, bank: bank, rate: rate)
                 let (differing, count, worst) = Self.difference(page, native)
                 print("jam \(name) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")

@@ -577,6 +577,20 @@ async function transposeFile(semitones) {
   return state.song.transpose;
 }
 
+/** Loops the song between `from` and `to` seconds; `loopFile(null)` ends the loop. */
+async function loopFile(from, to) {
+  requireSong();
+  const rate = context.sampleRate, song = state.song;
+  song.loop = from === null || from === undefined || !(to > from) ? null : { from: Math.max(0, from), to: Math.min(song.duration, to) };
+  $("song-loop").classList.toggle("on", !!song.loop);
+  $("song-loop").textContent = song.loop ? `⟲ ${formatTime(song.loop.from)}–${formatTime(song.loop.to)}` : "⟲ Loop";
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileLoop", start: song.loop ? Math.round(song.loop.from * rate) : null,
+                          end: song.loop ? Math.round(song.loop.to * rate) : 0 });
+  await answer;
+  return song.loop ? { ...song.loop } : null;
+}
+
 /** Seconds as m:ss.s. */
 function formatTime(seconds) {
   const m = Math.floor(seconds / 60), s = seconds - 60 * m;
@@ -690,6 +704,15 @@ function bindSong() {
   const step = (action, value) => () => action(value()).catch((e) => say(e.message, true));
   $("song-slower").onclick = step(setFileTempo, () => (state.song?.rate ?? 1) - 0.05);
   $("song-faster").onclick = step(setFileTempo, () => (state.song?.rate ?? 1) + 0.05);
+  // ⟲: the first click marks where the loop starts, the second where it ends, the third ends it.
+  $("song-loop").onclick = () => {
+    const song = state.song;
+    if (!song) return;
+    const here = song.position / context.sampleRate;
+    if (song.loop) { song.loopStart = null; loopFile(null).catch((e) => say(e.message, true)); }
+    else if (song.loopStart === undefined || song.loopStart === null) { song.loopStart = here; $("song-loop").textContent = `⟲ ${formatTime(here)}–…`; }
+    else { const from = Math.min(song.loopStart, here), to = Math.max(song.loopStart, here); song.loopStart = null; loopFile(from, to).catch((e) => say(e.message, true)); }
+  };
   $("song-down").onclick = step(transposeFile, () => (state.song?.transpose ?? 0) - 1);
   $("song-up").onclick = step(transposeFile, () => (state.song?.transpose ?? 0) + 1);
   $("song-seek").onchange = (e) => seekFile(+e.target.value).catch((error) => say(error.message, true));
@@ -1010,7 +1033,7 @@ const jam = {
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
-  setFileTempo, transposeFile,
+  setFileTempo, transposeFile, loopFile,
   /** The loaded song's summary, or null. */
   get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
