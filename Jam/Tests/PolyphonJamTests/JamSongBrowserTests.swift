@@ -157,9 +157,20 @@ extension JamBrowserTests {
             #expect(mutedAway > -40)
 
             // Paused, the song stays where it is; played again, it goes on from there.
-            let paused = try #require(result["paused"] as? [String: Double])
-            print("jam pause: at \(paused["at"] ?? -1) s, still \(paused["still"] ?? -1) s, after playing on \(paused["later"] ?? -1) s")
-            #expect(paused["at"]! > 0 && paused["still"] == paused["at"] && paused["later"]! > paused["at"]!)
+            let paused = try #require(result["paused"] as? [String: Any])
+            let at = paused["at"] as? Double ?? -1, still = paused["still"] as? Double ?? -2, later = paused["later"] as? Double ?? -1
+            print("jam pause: at \(at) s, still \(still) s, after playing on \(later) s; lyric shown \(paused["lyric"] ?? "none")")
+            #expect(at > 0 && still == at && later > at)
+            // The lyric of the bar it paused in is the one highlighted.
+            #expect(paused["lyric"] as? String == "bar\(Int(at) + 1)")
+            #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
+            #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
+            if let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] {
+                for name in ["song-desktop.png", "song-phone.png"] {
+                    try? FileManager.default.removeItem(atPath: keep + "/jam-" + name)
+                    try FileManager.default.copyItem(atPath: out + "/" + name, toPath: keep + "/jam-" + name)
+                }
+            }
 
             // Another instrument on channel 1.
             let instrument = try #require(result["instrument"] as? String)

@@ -85,8 +85,17 @@ try:
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);
                     const still = await jam.pauseFile();
+                    const lyric = document.querySelector("#song-lyrics .now")?.textContent ?? null;
                     await jam.playFile(); await sleep(300); const later = await jam.pauseFile();
-                    await jam.stopFile(); return { at, still, later };""")
+                    await jam.stopFile(); return { at, still, later, lyric };""")
+
+    # Screenshots with the song playing, at a desktop's size and a phone's held sideways.
+    for name, width, height in [("song-desktop.png", 1280, 800), ("song-phone.png", 844, 390)]:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1000})
+        run("await jam.playFile(); await sleep(1200); return 0;")
+        driver.save_screenshot(os.path.join(out, name))
+        run("await jam.stopFile(); return 0;")
     instrument = run("const name = await jam.setChannelInstrument(0, 40); await jam.setChannelInstrument(0, null); return name;")
 
     with open(os.path.join(out, "result.json"), "w") as f:

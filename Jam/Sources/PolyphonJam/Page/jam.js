@@ -405,6 +405,7 @@ async function loadMIDI(bytes, name = "song.mid") {
   if (data.length > MAX_MIDI_BYTES) throw new RangeError(`${name}: ${data.length.toLocaleString()} bytes, more than the ${MAX_MIDI_BYTES >> 20} MB the page reads`);
   const file = await readMIDIFile({ module: wasmModule, bytes: data, name });
   const song = describeSong(file, name, context.sampleRate);
+  song.lyricLines = lyricLines(song.lyrics);
   stopFile();
   state.song = song;
   node.port.postMessage({ type: "file", events: song.events, endFrame: Math.round(song.duration * context.sampleRate) });
@@ -618,10 +619,43 @@ function barsAndBeats(song, seconds) {
   return "";
 }
 
+/** The lyrics in lines: a syllable starting with "/" or "\\" (karaoke files) or following one
+ *  that ends a line ("\r", "\n") starts a new line. */
+function lyricLines(lyrics) {
+  const lines = [];
+  let breakNext = true;
+  for (const [i, { text }] of lyrics.entries()) {
+    const starts = /^[\/\\]/.test(text);
+    if (breakNext || starts || !lines.length) lines.push([]);
+    lines[lines.length - 1].push({ index: i, text: text.replace(/^[\/\\]/, "").replace(/[\r\n]+$/, "") });
+    breakNext = /[\r\n]$/.test(text);
+  }
+  return lines;
+}
+
+/** The line being sung at `seconds`, its current syllable highlighted. */
+function showLyrics(song, seconds) {
+  const box = $("song-lyrics");
+  box.hidden = !song.lyrics.length;
+  if (!song.lyrics.length) return;
+  let current = -1;
+  for (let i = 0; i < song.lyrics.length && song.lyrics[i].time <= seconds; i++) current = i;
+  const line = song.lyricLines.find((l) => l.some((s) => s.index === Math.max(0, current))) ?? song.lyricLines[0];
+  if (box.dataset.shown === `${current}`) return;
+  box.dataset.shown = `${current}`;
+  box.replaceChildren(...line.map((s) => {
+    const span = document.createElement("span");
+    span.textContent = s.text;
+    span.className = s.index < current ? "sung" : s.index === current ? "now" : "";
+    return span;
+  }));
+}
+
 function showSongPosition({ playing, position }) {
   const song = state.song;
   if (!song || !context) return;
   const seconds = position / context.sampleRate;
+  showLyrics(song, seconds);
   $("song-play").textContent = playing ? "⏸ Pause" : "▶ Play";
   if (!$("song-seek").matches(":active")) $("song-seek").value = seconds;
   $("song-time").textContent = `${barsAndBeats(song, seconds)}  ${formatTime(seconds)} / ${formatTime(song.duration)}`;
