@@ -163,6 +163,10 @@ extension JamBrowserTests {
             #expect(at > 0 && still == at && later > at)
             // The lyric of the bar it paused in is the one highlighted.
             #expect(paused["lyric"] as? String == "bar\(Int(at) + 1)")
+            // The piano roll draws the notes around the position while the song plays.
+            let roll = try #require(result["rollPixels"] as? [String: Int])
+            print("jam piano roll: \(roll) pixels painted")
+            #expect(roll.values.allSatisfy { $0 > 500 })
             #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
             #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
             if let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] {

@@ -90,16 +90,20 @@ try:
                     await jam.stopFile(); return { at, still, later, lyric };""")
 
     # Screenshots with the song playing, at a desktop's size and a phone's held sideways.
+    roll = {}
     for name, width, height in [("song-desktop.png", 1280, 800), ("song-phone.png", 844, 390)]:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1000})
-        run("await jam.playFile(); await sleep(1200); return 0;")
+        # The piano roll's painted pixels while the song plays.
+        roll[name] = run("""await jam.playFile(); await sleep(1200);
+            const c = document.getElementById("song-roll"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+            let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n;""")
         driver.save_screenshot(os.path.join(out, name))
         run("await jam.stopFile(); return 0;")
     instrument = run("const name = await jam.setChannelInstrument(0, 40); await jam.setChannelInstrument(0, null); return name;")
 
     with open(os.path.join(out, "result.json"), "w") as f:
-        json.dump({"sampleRate": info["sampleRate"], "badFile": bad, "summary": summary, "paused": paused,
+        json.dump({"sampleRate": info["sampleRate"], "badFile": bad, "summary": summary, "paused": paused, "rollPixels": roll,
                    "instrument": instrument}, f)
     print(f"jam page played song.mid in Chromium at {info['sampleRate']} Hz")
 except Exception as error:

@@ -61,7 +61,11 @@ function received(message) {
     case "status":
       $("voices").textContent = `${message.voices} voices`;
       $("load").textContent = `load ${(100 * message.load).toFixed(1)} %`;
-      if (message.file) showSongPosition(message.file);
+      if (message.file && state.song) {
+        state.song.position = message.file.position;
+        rollClock = { seconds: message.file.position / context.sampleRate, at: context.currentTime };
+        showSongPosition(message.file);
+      }
       break;
     case "filePlaying": case "fileState": case "fileEnded":
       songMessage(message);
@@ -406,6 +410,9 @@ async function loadMIDI(bytes, name = "song.mid") {
   const file = await readMIDIFile({ module: wasmModule, bytes: data, name });
   const song = describeSong(file, name, context.sampleRate);
   song.lyricLines = lyricLines(song.lyrics);
+  song.notes = songNotes(song, context.sampleRate);
+  song.lowKey = Math.min(...song.notes.map((n) => n.key), 127);
+  song.highKey = Math.max(...song.notes.map((n) => n.key), 0);
   stopFile();
   state.song = song;
   node.port.postMessage({ type: "file", events: song.events, endFrame: Math.round(song.duration * context.sampleRate) });
@@ -465,6 +472,55 @@ function describeSong(file, name, sampleRate) {
            presets: [...presets].map((k) => k.split(":").map(Number)), muted: new Set(), soloed: new Set() };
 }
 
+/** The song's notes: `{start, end, key, channel}` in seconds, from its events. */
+function songNotes(song, sampleRate) {
+  const notes = [], open = new Map();
+  for (const [frame, status, key, velocity] of song.events) {
+    const kind = status & 0xF0, channel = status & 0x0F, id = channel << 8 | key;
+    if (kind === 0x90 && velocity > 0) {
+      if (!open.has(id)) open.set(id, []);
+      open.get(id).push(notes.length);
+      notes.push({ start: frame / sampleRate, end: song.duration, key, channel });
+    } else if (kind === 0x80 || kind === 0x90) {
+      const index = open.get(id)?.shift();
+      if (index !== undefined) notes[index].end = frame / sampleRate;
+    }
+  }
+  return notes;
+}
+
+// MARK: The piano roll
+
+const channelColours = Array.from({ length: 16 }, (_, c) => `hsl(${(c * 137) % 360} 70% 60%)`);
+/** Where the song is now, between the worklet's reports: the last one moved on by the clock. */
+let rollClock = null;
+
+function drawRoll() {
+  const canvas = $("song-roll"), g = canvas.getContext("2d");
+  const frame = () => {
+    requestAnimationFrame(frame);
+    const song = state.song;
+    if (!song || canvas.hidden) return;
+    if (canvas.width !== canvas.clientWidth) canvas.width = canvas.clientWidth;
+    let now = song.position / context.sampleRate;
+    if (song.playing && rollClock) now = rollClock.seconds + (context.currentTime - rollClock.at) * song.rate;
+    const span = 8, past = 1.5, width = canvas.width, height = canvas.height;
+    const low = song.lowKey, range = Math.max(12, song.highKey - low + 1), row = height / range;
+    g.clearRect(0, 0, width, height);
+    const x = (t) => ((t - now + past) / span) * width;
+    for (const note of song.notes) {
+      if (note.end < now - past || note.start > now - past + span) continue;
+      g.fillStyle = channelColours[note.channel];
+      g.globalAlpha = song.muted.has(note.channel) || (song.soloed.size && !song.soloed.has(note.channel)) ? 0.2 : 1;
+      g.fillRect(x(note.start), height - (note.key - low + 1) * row, Math.max(2, x(note.end) - x(note.start) - 1), Math.max(2, row - 1));
+    }
+    g.globalAlpha = 1;
+    g.fillStyle = "#ffffff";
+    g.fillRect(x(now), 0, 1, height);
+  };
+  requestAnimationFrame(frame);
+}
+
 /** The instrument a channel plays: the listener's choice, else the song's first. */
 function channelInstrumentName(channel) {
   const program = channel.override ?? channel.program;
@@ -483,6 +539,7 @@ function songMessage(message) {
   if (state.song) {
     if (message.type === "fileEnded") state.song.playing = false;
     else { state.song.playing = message.type === "filePlaying" || message.playing; state.song.position = message.position; }
+    rollClock = { seconds: state.song.position / context.sampleRate, at: context.currentTime };
     showSongPosition({ playing: state.song.playing, position: message.type === "fileEnded" ? 0 : message.position });
   }
   for (let i = 0; i < songWaiters.length; i++) {
@@ -1051,6 +1108,7 @@ async function main() {
   await listSongs();
   await startAudio();
   drawScope();
+  drawRoll();
   renderLayers();
   bindMIDI();
   say(`${instrumentName()} — play with the mouse, touch, the keys a–' (z/x octave, c/v velocity, Space sustain) or a MIDI keyboard.`);
