@@ -60,7 +60,7 @@ try:
     info = run("await window.jam.ready; return { sampleRate: jam.sampleRate };")
 
     # A file that is no MIDI file: the promise is rejected with the reader's message, the page goes on.
-    bad = run("""try { await jam.loadMIDI(new TextEncoder().encode("RIFF....WAVEfmt "), "not-midi.mid"); return "loaded"; }
+    bad = run("""try { await jam.loadMIDI(new TextEncoder().encode("This is not a MIDI file."), "not-midi.mid"); return "loaded"; }
                  catch (e) { return String(e.message); }""")
     summary = run("return await jam.loadMIDI(unb64(args[0]), 'song.mid');", song)
     seconds = plan["seconds"]
