@@ -11,8 +11,8 @@
 // pressures, in the order of their last occurrence (an RPN selection still precedes its data
 // entry) — as the native MIDIPlayer does. Mute and solo act per channel (0–15): an inaudible
 // channel's notes do not start, everything else it carries still reaches the synthesizer, so
-// unmuting finds it as the song left it. A channel given an instrument of its own ignores the
-// song's program changes. `rate` plays the song faster or slower (an event's frame from the
+// unmuting finds it as the song left it. A channel given an instrument or a volume of its own
+// ignores the song's program changes or volume (CC7). `rate` plays the song faster or slower (an event's frame from the
 // last change of rate or position is divided by it, rounded as the native renderer rounds a
 // time to a frame); `transpose` moves every note but the drum channel's (10) by semitones.
 // `loop` ({start, end} song frames) plays the section again and again: at its end the sounding
@@ -41,6 +41,8 @@ export class MIDIFilePlayer {
     this.soloed = new Set();
     /** Per channel: the program the listener chose instead of the song's, or null. */
     this.programs = new Array(16).fill(null);
+    /** Per channel: the volume (CC7) the listener chose instead of the song's, or null. */
+    this.volumes = new Array(16).fill(null);
     /** Per channel: key → note-ons not yet ended, so that a mute or a pause can end them. */
     this.sounding = Array.from({ length: 16 }, () => new Map());
   }
@@ -64,7 +66,8 @@ export class MIDIFilePlayer {
     }
     this.next = low;
     for (const keys of this.sounding) keys.clear();
-    return this.chase(this.next).concat(this.programs.flatMap((p, c) => p === null ? [] : [[PROGRAM | c, p]]));
+    return this.chase(this.next).concat(this.programs.flatMap((p, c) => p === null ? [] : [[PROGRAM | c, p]]),
+                                        this.volumes.flatMap((v, c) => v === null ? [] : [[CONTROL | c, 7, v]]));
   }
 
   /** What the events before index `end` leave a synthesizer with. */
@@ -123,6 +126,7 @@ export class MIDIFilePlayer {
       const offset = Math.max(0, at - this.elapsed);
       const kind = bytes[0] & 0xF0, channel = bytes[0] & 0x0F;
       if (kind === PROGRAM && this.programs[channel] !== null) continue;
+      if (kind === CONTROL && bytes[1] === 7 && this.volumes[channel] !== null) continue;
       if (this.transpose && channel !== 9 && (kind === NOTE_ON || kind === NOTE_OFF || kind === 0xA0)) {
         bytes[1] += this.transpose;
         if (bytes[1] < 0 || bytes[1] > 127) continue;
@@ -183,6 +187,17 @@ export class MIDIFilePlayer {
     const out = [];
     for (let c = 0; c < 16; c++) if (!this.audible(c)) out.push(...this.release(c));
     return out;
+  }
+
+  /** Gives `channel` the listener's volume (CC7 value; null: the song's again); returns what to send now. */
+  setVolume(channel, volume) {
+    this.volumes[channel] = volume;
+    if (volume !== null) return [[CONTROL | channel, 7, volume]];
+    for (let i = this.next - 1; i >= 0; i--) {
+      const [, status, controller, value] = this.events[i];
+      if (status === (CONTROL | channel) && controller === 7) return [[status, 7, value]];
+    }
+    return [[CONTROL | channel, 7, 100]];
   }
 
   /** Gives `channel` the listener's `program` (null: the song's again); returns what to send now. */

@@ -31,7 +31,7 @@
 //       frame `position` plays on.
 //   { type: "filePause" }, { type: "fileStop" }, { type: "fileSeek", frame } (a song frame),
 //   { type: "fileMute" | "fileSolo", channel, on }, { type: "fileProgram", channel, program },
-//   { type: "fileRate", rate }, { type: "fileTranspose", semitones }, { type: "fileLoop", start, end }
+//   { type: "fileVolume", channel, volume } (a CC7 value, null: the song's), { type: "fileRate", rate }, { type: "fileTranspose", semitones }, { type: "fileLoop", start, end }
 //       (song frames; start null: no loop).
 //       Each is answered { type: "fileState", playing, position }; the end of the song
 //       { type: "fileEnded", frame }.
@@ -145,6 +145,10 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           break;
         case "fileTranspose":
           if (this.file) this.fileOut.messages.push(...this.file.setTranspose(message.semitones));
+          this.fileState();
+          break;
+        case "fileVolume":
+          if (this.file) this.fileOut.messages.push(...this.file.setVolume(message.channel, message.volume));
           this.fileState();
           break;
         case "fileMute": case "fileSolo": case "fileProgram":

@@ -17,8 +17,9 @@ extension JamBrowserTests {
     /// expression, pan, volume, program and bend change along the way, and drums on channel 10.
     /// `drums: false` leaves the drum notes out; `fromBar` starts the song at that bar (from 1),
     /// with the state the song has set by then written at its start; `faster` multiplies the
-    /// tempo, `transpose` moves the notes of channels 1 and 2.
-    static func song(drums: Bool = true, fromBar: Int = 1, faster: Int = 1, transpose: Int = 0) -> MIDIFile {
+    /// tempo, `transpose` moves the notes of channels 1 and 2, `bassVolume` sets the bass's volume
+    /// at the start instead of its change at bar 5.
+    static func song(drums: Bool = true, fromBar: Int = 1, faster: Int = 1, transpose: Int = 0, bassVolume: UInt8? = nil) -> MIDIFile {
         let tpq = 480, bar = 4 * tpq, start = (fromBar - 1) * bar
         func keep(_ events: [MIDIEvent]) -> [MIDIEvent] {
             events.filter { $0.tick >= start }.map { MIDIEvent(tick: $0.tick - start, message: $0.message) }
@@ -41,7 +42,7 @@ extension JamBrowserTests {
         }
         var bass: [MIDIEvent] = [
             MIDIEvent(tick: 2 * bar, message: .controlChange(channel: 1, controller: 11, value: 90)),
-            MIDIEvent(tick: 4 * bar, message: .controlChange(channel: 1, controller: 7, value: 70)),
+            MIDIEvent(tick: 4 * bar, message: .controlChange(channel: 1, controller: 7, value: bassVolume ?? 70)),
             MIDIEvent(tick: 5 * bar, message: .programChange(channel: 1, program: 34)),
             MIDIEvent(tick: 6 * bar + tpq, message: .pitchBend(channel: 1, value: 8192 + 2000)),
         ]
@@ -60,6 +61,7 @@ extension JamBrowserTests {
         // What the song has set by `fromBar`, as a seek there chases it.
         let pianoState: [MIDIMessage] = [.programChange(channel: 0, program: 0)]
         var bassState: [MIDIMessage] = [.programChange(channel: 1, program: 33), .controlChange(channel: 1, controller: 10, value: 30)]
+        if let bassVolume { bassState.append(.controlChange(channel: 1, controller: 7, value: bassVolume)) }
         if fromBar > 1 {
             bassState += bass.filter { $0.tick < start && !$0.message.isNoteOn && !$0.message.isNoteOff }.map(\.message)
         }
@@ -138,6 +140,7 @@ extension JamBrowserTests {
             let seek = try Self.floats(out + "/seek.f32").left
             let faster = try Self.floats(out + "/faster.f32").left
             let loop = try Self.floats(out + "/loop.f32").left
+            let volume = try Self.floats(out + "/volume.f32").left
             let bar = 4 * 480
             let loopedSong = Self.looped(song, start: 2 * bar, end: 4 * bar,
                                          chase: [1: [.programChange(channel: 0, program: 0)],
@@ -145,7 +148,8 @@ extension JamBrowserTests {
             for (name, page, file) in [("whole song", full, song), ("drums muted", muted, Self.song(drums: false)),
                                        ("from bar 9", seek, Self.song(fromBar: 9)),
                                        ("twice as fast, 3 semitones up", faster, Self.song(faster: 2, transpose: 3)),
-                                       ("bars 3–4 looped", loop, loopedSong)] {
+                                       ("bars 3–4 looped", loop, loopedSong),
+                                       ("channel 2 at volume 64", volume, Self.song(bassVolume: 64))] {
                 let native = try Self.nativeRender(file, bank: bank, rate: rate)
                 let (differing, count, worst) = Self.difference(page, native)
                 print("jam \(name) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")

@@ -7,7 +7,7 @@ OUTDIR holds song.mid (written by the test). Opens URL (a running `polyphon jam`
 jam.ready, then: loads a file that is no MIDI file (its error goes to result.json) and then
 song.mid (its summary too); plays it whole (full.f32: left then right channel, from the frame
 playback started on), again with channel 10 muted (muted.f32), then from a position set with
-seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32); pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
+seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
 or selenium is missing, 1 when the page fails.
 """
 import base64, json, os, shutil, sys
@@ -81,6 +81,10 @@ try:
     capture("loop.f32", run("""await jam.loopFile(2, 4); const frame = await jam.playFile();
                                const c = await jam.captureOutput(6, frame); await jam.stopFile(); await jam.loopFile(null);
                                return captured(c);"""))
+
+    capture("volume.f32", run("""await jam.setChannelVolume(1, 64); const frame = await jam.playFile();
+                                 const c = await jam.captureOutput(6, frame); await jam.stopFile(); await jam.setChannelVolume(1, null);
+                                 return captured(c);"""))
 
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);

@@ -613,6 +613,18 @@ async function setChannelInstrument(channel, program) {
   return channelInstrumentName(entry);
 }
 
+/** Gives a song's channel a volume of the page's (0–127, as CC7), or back the song's (`null`). */
+async function setChannelVolume(channel, volume) {
+  requireSong();
+  const entry = state.song.channels.find((c) => c.channel === channel);
+  if (!entry) throw new RangeError(`channel ${channel} plays no notes in this song`);
+  entry.volume = volume === null ? null : Math.max(0, Math.min(127, volume | 0));
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileVolume", channel, volume: entry.volume });
+  await answer;
+  return entry.volume;
+}
+
 /** Plays the song at `factor` times its tempo (0.25–4) from where it is. */
 async function setFileTempo(factor) {
   requireSong();
@@ -747,7 +759,11 @@ function renderSong() {
       button.onclick = () => action(channel.channel, !set.has(channel.channel)).catch((e) => say(e.message, true));
       return button;
     };
-    item.append(name, instrument, toggle("M", song.muted, muteChannel), toggle("S", song.soloed, soloChannel));
+    const volume = document.createElement("input");
+    Object.assign(volume, { type: "range", min: 0, max: 127, value: channel.volume ?? 100, title: "Volume (CC7): the song's until moved" });
+    volume.setAttribute("aria-label", `Volume of channel ${channel.channel + 1}`);
+    volume.oninput = () => setChannelVolume(channel.channel, +volume.value).catch((e) => say(e.message, true));
+    item.append(name, instrument, volume, toggle("M", song.muted, muteChannel), toggle("S", song.soloed, soloChannel));
     list.append(item);
   }
   showSongPosition(song);
@@ -1125,7 +1141,7 @@ const jam = {
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
-  setFileTempo, transposeFile, loopFile,
+  setFileTempo, transposeFile, loopFile, setChannelVolume,
   /** The loaded song's summary, or null. */
   get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
