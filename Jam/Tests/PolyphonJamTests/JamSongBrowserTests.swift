@@ -160,6 +160,20 @@ extension JamBrowserTests {
             let (_, _, mutedAway) = Self.difference(full, muted)
             #expect(mutedAway > -40)
 
+            // The export with the drums muted: a .mid with the other channels' notes, one track per
+            // channel, and the server's render, which is the native render of the song without drums.
+            let exported = try MIDIFile(contentsOfFile: out + "/exported.mid")
+            let exportedNotes = exported.timedEvents().compactMap { e -> Int? in
+                if case .noteOn(let c, _, let v) = e.message, v > 0 { return Int(c) }
+                return nil
+            }
+            #expect(exportedNotes.filter { $0 == 0 }.count == 30 && exportedNotes.filter { $0 == 1 }.count == 20 && exportedNotes.count == 50)
+            let wav = try AudioFile(contentsOf: out + "/exported.wav")
+            let withoutDrums = Array(try Self.nativeRender(Self.song(drums: false), bank: bank, rate: rate).prefix(Int(11 * rate)))
+            let (differing, count, worst) = Self.difference(wav.channels[0], withoutDrums)
+            print("jam song export (.wav, drums muted) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")
+            #expect(count > Int(10 * rate) && worst < -120)
+
             // Paused, the song stays where it is; played again, it goes on from there.
             let paused = try #require(result["paused"] as? [String: Any])
             let at = paused["at"] as? Double ?? -1, still = paused["still"] as? Double ?? -2, later = paused["later"] as? Double ?? -1

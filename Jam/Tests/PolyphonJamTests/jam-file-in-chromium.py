@@ -7,7 +7,7 @@ OUTDIR holds song.mid (written by the test). Opens URL (a running `polyphon jam`
 jam.ready, then: loads a file that is no MIDI file (its error goes to result.json) and then
 song.mid (its summary too); plays it whole (full.f32: left then right channel, from the frame
 playback started on), again with channel 10 muted (muted.f32), then from a position set with
-seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
+seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); exports it with channel 10 muted (exported.mid, exported.wav); pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
 or selenium is missing, 1 when the page fails.
 """
 import base64, json, os, shutil, sys
@@ -85,6 +85,16 @@ try:
     capture("volume.f32", run("""await jam.setChannelVolume(1, 64); const frame = await jam.playFile();
                                  const c = await jam.captureOutput(6, frame); await jam.stopFile(); await jam.setChannelVolume(1, null);
                                  return captured(c);"""))
+
+    # The song exported with channel 10 muted, as MIDI and as 32-bit float WAV rendered by the server.
+    exported = run("""await jam.muteChannel(9, true);
+                      const mid = await jam.exportSong("mid"), wav = await jam.exportSong("wav", "32f");
+                      await jam.muteChannel(9, false);
+                      const b = (u) => { let s = ""; for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000)); return btoa(s); };
+                      return { mid: b(mid), wav: b(wav) };""")
+    for name in ["mid", "wav"]:
+        with open(os.path.join(out, "exported." + name), "wb") as f:
+            f.write(base64.b64decode(exported[name]))
 
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);

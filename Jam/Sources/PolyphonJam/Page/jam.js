@@ -4,6 +4,7 @@
 // `window.jam` scripts all of it (see the README).
 import { families, programName, drumKeys } from "./gm.js";
 import { readMIDIFile, MIDIRecordKind } from "./polyphon.js";
+import { MIDIFilePlayer } from "./polyphon-midi-player.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "polyphon-jam-take";
@@ -806,6 +807,7 @@ function bindSong() {
       await loadMIDI(new Uint8Array(await response.arrayBuffer()), entry.name);
     } catch (error) { say(`Could not open ${entry.name}: ${error.message}`, true); }
   };
+  for (const kind of ["mid", "wav", "flac"]) $(`song-export-${kind}`).onclick = () => download(kind, true);
   $("song-play").onclick = () => (state.song?.playing ? pauseFile() : playFile()).catch((e) => say(e.message, true));
   $("song-stop").onclick = () => stopFile().catch((e) => say(e.message, true));
   const step = (action, value) => () => action(value()).catch((e) => say(e.message, true));
@@ -833,20 +835,60 @@ async function exportTake(take, path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 const exportMIDI = (take = state.take) => exportTake(take, "api/export/midi");
-const exportAudio = (take = state.take, format = "wav") =>
-  exportTake(take, `api/export/audio?format=${encodeURIComponent(format)}&bank=${encodeURIComponent(take.bank ?? state.bank.id)}`);
+const exportAudio = (take = state.take, format = "wav", bits = undefined) =>
+  exportTake(take, `api/export/audio?format=${encodeURIComponent(format)}&bank=${encodeURIComponent(take.bank ?? state.bank.id)}` +
+                   (bits ? `&bits=${encodeURIComponent(bits)}` : ""));
 
-async function download(kind) {
-  if (!state.take?.layers.length) { say("Record a take first.", true); return; }
+/** The song as the page plays it now — mutes, solos, instruments, volumes, tempo, transpose —
+ *  as a take (one layer per channel, every message on the frame the worklet's player would
+ *  send it on), for the server's exports. */
+function songAsTake(song = state.song) {
+  if (!song) throw new Error("load a MIDI file first (jam.loadMIDI)");
+  const player = new MIDIFilePlayer(song.events, Math.round(song.duration * context.sampleRate));
+  for (const c of song.muted) player.setMuted(c, true);
+  for (const c of song.soloed) player.setSoloed(c, true);
+  for (const channel of song.channels) {
+    if (channel.override !== undefined) player.setProgram(channel.channel, channel.override);
+    if (channel.volume !== undefined && channel.volume !== null) player.setVolume(channel.channel, channel.volume);
+  }
+  player.setRate(song.rate);
+  player.setTranspose(song.transpose);
+  const layers = new Map();
+  const add = (frame, bytes) => {
+    // SysEx split into packets is no complete message: the export leaves it out.
+    if (bytes[0] === 0xF0 && bytes[bytes.length - 1] !== 0xF7) return;
+    const channel = bytes[0] === 0xF0 ? -1 : bytes[0] & 0x0F;
+    if (!layers.has(channel)) layers.set(channel, []);
+    layers.get(channel).push([frame, ...bytes]);
+  };
+  for (const bytes of player.seek(0)) add(0, bytes);
+  while (!player.ended) {
+    const base = player.elapsed;
+    player.play((bytes, offset) => add(base + offset, bytes), 128);
+  }
+  const name = (c) => c < 0 ? "SysEx" : `${c + 1} ${channelInstrumentName(song.channels.find((x) => x.channel === c) ?? { channel: c, program: 0, bank: 0, drums: c === 9 })}`;
+  return { ...emptyTake(), tempo: 120, beatsPerBar: 4,
+           layers: [...layers.keys()].sort((a, b) => a - b).map((c) => ({ name: name(c), events: layers.get(c) })) };
+}
+
+/** The song as the page plays it, exported: `.mid`, `.wav` or `.flac` (16-bit, or `bits`). */
+async function exportSong(format = "mid", bits = undefined) {
+  const take = songAsTake();
+  if (format === "mid") return exportMIDI(take);
+  return exportAudio(take, format, bits);
+}
+
+async function download(kind, song = false) {
+  if (!song && !state.take?.layers.length) { say("Record a take first.", true); return; }
   try {
     say(`Exporting .${kind}…`);
-    const bytes = kind === "mid" ? await exportMIDI() : await exportAudio(state.take, kind);
+    const bytes = song ? await exportSong(kind) : kind === "mid" ? await exportMIDI() : await exportAudio(state.take, kind);
     const link = document.createElement("a");
     link.href = URL.createObjectURL(new Blob([bytes], { type: kind === "mid" ? "audio/midi" : `audio/${kind}` }));
-    link.download = `take.${kind}`;
+    link.download = `${song ? state.song.name.replace(/\.[^.]*$/, "") : "take"}.${kind}`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-    say(`Exported take.${kind} (${bytes.length.toLocaleString()} bytes).`);
+    say(`Exported ${link.download} (${bytes.length.toLocaleString()} bytes).`);
   } catch (error) { say(`Export failed: ${error.message}`, true); }
 }
 
@@ -1141,7 +1183,7 @@ const jam = {
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
-  setFileTempo, transposeFile, loopFile, setChannelVolume,
+  setFileTempo, transposeFile, loopFile, setChannelVolume, exportSong,
   /** The loaded song's summary, or null. */
   get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
