@@ -416,7 +416,9 @@ async function loadMIDI(bytes, name = "song.mid") {
   song.highKey = Math.max(...song.notes.map((n) => n.key), 0);
   stopFile();
   state.song = song;
+  const loaded = nextSongMessage("fileState");
   node.port.postMessage({ type: "file", events: song.events, endFrame: Math.round(song.duration * context.sampleRate) });
+  await loaded;
   await loadBanks();
   sendSetup(liveChannel(), false);
   renderSong();
@@ -538,7 +540,7 @@ function nextSongMessage(...types) {
 }
 function songMessage(message) {
   if (state.song) {
-    if (message.type === "fileEnded") state.song.playing = false;
+    if (message.type === "fileEnded") { state.song.playing = false; state.song.position = 0; }
     else { state.song.playing = message.type === "filePlaying" || message.playing; state.song.position = message.position; }
     rollClock = { seconds: state.song.position / context.sampleRate, at: context.currentTime };
     showSongPosition({ playing: state.song.playing, position: message.type === "fileEnded" ? 0 : message.position });
@@ -736,6 +738,7 @@ function renderSong() {
   $("song").hidden = !song;
   if (!song) return;
   $("song-name").textContent = song.name;
+  delete $("song-lyrics").dataset.shown;
   $("song-tempo").textContent = `${Math.round(100 * song.rate)} %`;
   $("song-transpose").textContent = `${song.transpose > 0 ? "+" : ""}${song.transpose}`;
   $("song-seek").max = song.duration;
