@@ -25,7 +25,8 @@
 //   { type: "file", events: [[frame, ...bytes], …], endFrame } — a MIDI file's events (frames at
 //       this context's rate, in the order to send) and its end, to play on the audio clock
 //       (MIDIFilePlayer).
-//   { type: "filePlay" } — plays it from its position; after loading, a seek or a stop it starts
+//   { type: "filePlay", at? } — plays it from its position (from audio frame `at`, if given and
+//       not past, so that it starts together with messages scheduled for then); after loading, a seek or a stop it starts
 //       on a fresh synthesizer with the song's state chased, so it sounds exactly as a render
 //       from there. Answered { type: "filePlaying", frame, position }: the audio frame the song's
 //       frame `position` plays on.
@@ -69,6 +70,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.sysex = [];  // the latest SysEx messages, replayed to a new synthesizer
     this.file = null;  // a MIDIFilePlayer
     this.fileStarting = false;
+    this.fileStartAt = null;
     this.fileNeedsChase = false;
     this.fileOut = { reset: false, messages: [] };  // what the file sends at the next quantum's start
     this.port.onmessage = (event) => this.receive(event.data);
@@ -120,6 +122,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           }
           this.file.playing = true;
           this.fileStarting = true;
+          this.fileStartAt = message.at ?? null;
           break;
         case "filePause":
           if (this.file?.playing) { this.file.playing = false; this.fileOut.messages.push(...this.file.release()); }
@@ -218,12 +221,19 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.fileOut = { reset: false, messages: [] };
     const file = this.file;
     if (!file?.playing) return;
+    // A start on a later frame waits for its quantum, then begins that many frames into it.
+    let skip = 0;
+    if (this.fileStartAt !== null) {
+      if (this.fileStartAt >= start + frames) return;
+      skip = Math.max(0, this.fileStartAt - start);
+      this.fileStartAt = null;
+    }
     if (this.fileStarting) {
       this.fileStarting = false;
-      this.fileStart = { frame: start, position: file.position };
+      this.fileStart = { frame: start + skip, position: file.position };
       this.port.postMessage({ type: "filePlaying", ...this.fileStart });
     }
-    file.play((bytes, offset) => { try { this.dispatch(bytes, offset); } catch { /* dropped */ } }, frames);
+    file.play((bytes, offset) => { try { this.dispatch(bytes, offset + skip); } catch { /* dropped */ } }, frames - skip);
     if (file.ended) {
       const offset = Math.min(frames - 1, Math.max(0, file.lastFrame - (file.position - frames)));
       file.playing = false;

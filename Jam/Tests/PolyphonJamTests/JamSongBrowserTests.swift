@@ -174,6 +174,16 @@ extension JamBrowserTests {
             print("jam song export (.wav, drums muted) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")
             #expect(count > Int(10 * rate) && worst < -120)
 
+            // A layer played on the keyboard over the song (on a channel of its own, 3) exports with it.
+            let over = try MIDIFile(contentsOfFile: out + "/over.mid")
+            let overNotes = over.timedEvents().compactMap { e -> (channel: Int, key: Int, seconds: Double)? in
+                if case .noteOn(let c, let k, let v) = e.message, v > 0 { return (Int(c), Int(k), e.seconds) }
+                return nil
+            }
+            let played = overNotes.filter { $0.channel == 2 }
+            print("jam layer over the song: \(played.map { "key \($0.key) at \($0.seconds) s" }), \(overNotes.count) notes in all")
+            #expect(overNotes.count == 131 && played.map(\.key) == [84] && played.allSatisfy { $0.seconds > 0.3 })
+
             // Paused, the song stays where it is; played again, it goes on from there.
             let paused = try #require(result["paused"] as? [String: Any])
             let at = paused["at"] as? Double ?? -1, still = paused["still"] as? Double ?? -2, later = paused["later"] as? Double ?? -1

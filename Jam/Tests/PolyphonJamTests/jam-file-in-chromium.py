@@ -7,7 +7,8 @@ OUTDIR holds song.mid (written by the test). Opens URL (a running `polyphon jam`
 jam.ready, then: loads a file that is no MIDI file (its error goes to result.json) and then
 song.mid (its summary too); plays it whole (full.f32: left then right channel, from the frame
 playback started on), again with channel 10 muted (muted.f32), then from a position set with
-seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); exports it with channel 10 muted (exported.mid, exported.wav); pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
+seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); exports it with channel 10 muted (exported.mid, exported.wav); records a keyboard layer over it and exports both (over.mid);
+pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
 or selenium is missing, 1 when the page fails.
 """
 import base64, json, os, shutil, sys
@@ -95,6 +96,15 @@ try:
     for name in ["mid", "wav"]:
         with open(os.path.join(out, "exported." + name), "wb") as f:
             f.write(base64.b64decode(exported[name]))
+
+    # A layer recorded on the keyboard while the song plays, exported with the song.
+    over = run("""jam.clearTake(); await jam.setInstrument(0); await jam.startRecording(); await sleep(700);
+                  jam.noteOn(84, 100); await sleep(200); jam.noteOff(84); await sleep(200);
+                  const take = await jam.stopRecording(); const mid = await jam.exportSong("mid"); jam.clearTake();
+                  let s = ""; for (let i = 0; i < mid.length; i += 0x8000) s += String.fromCharCode(...mid.subarray(i, i + 0x8000));
+                  return { take, mid: btoa(s) };""")
+    with open(os.path.join(out, "over.mid"), "wb") as f:
+        f.write(base64.b64decode(over["mid"]))
 
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);

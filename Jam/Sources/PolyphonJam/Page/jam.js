@@ -280,6 +280,9 @@ async function startRecording() {
   const channel = liveChannel();
   const origin = Math.round(start * context.sampleRate);
   scheduleTake(state.take, start, true);
+  // With a song loaded, the layer is recorded over it: the song starts from its beginning on
+  // the take's first frame, and exports of the song carry the layer.
+  if (state.song) { state.take.overSong = state.song.name; await startSongAt(origin); }
   node.port.postMessage({ type: "log", on: true });
   state.recording = { channel, origin, start, name: instrumentName(), program: state.drums ? state.kit : state.program, drums: state.drums };
   sendSetup(channel, true, start);
@@ -296,6 +299,7 @@ async function stopRecording() {
   if (state.sustain) sustain(false);
   const events = await new Promise((resolve) => { logWaiter = resolve; node.port.postMessage({ type: "log", on: false }); });
   state.recording = null;
+  if (state.song?.playing) await stopFile();
   stopMetronome();
   $("record").classList.remove("on");
   const layer = { name: recording.name, channel: recording.channel, program: recording.program, drums: recording.drums,
@@ -333,6 +337,7 @@ async function play(take = state.take) {
   const start = context.currentTime + 0.15;
   const last = scheduleTake(take, start);
   const startFrame = Math.round(start * context.sampleRate);
+  if (state.song && take.overSong === state.song.name) await startSongAt(startFrame);
   sendSetup(liveChannel(), false, start);
   startMetronome(start);
   $("play").classList.add("selected");
@@ -567,6 +572,14 @@ async function playFile() {
   sendSetup(liveChannel(), false);
   return message.frame;
 }
+/** Plays the song from its start on audio frame `frame` (with a take scheduled for then). */
+async function startSongAt(frame) {
+  await stopFile();
+  const started = nextSongMessage("filePlaying");
+  node.port.postMessage({ type: "filePlay", at: frame });
+  return (await started).frame;
+}
+
 async function pauseFile() {
   requireSong();
   const answer = nextSongMessage("fileState");
@@ -874,9 +887,14 @@ function songAsTake(song = state.song) {
            layers: [...layers.keys()].sort((a, b) => a - b).map((c) => ({ name: name(c), events: layers.get(c) })) };
 }
 
-/** The song as the page plays it, exported: `.mid`, `.wav` or `.flac` (16-bit, or `bits`). */
+/** The song as the page plays it (with the layers recorded over it), exported: `.mid`, `.wav`
+ *  or `.flac` (16-bit, or `bits`). */
 async function exportSong(format = "mid", bits = undefined) {
   const take = songAsTake();
+  // The layers recorded over this song, on their frames from its start.
+  if (state.take?.overSong === state.song.name) {
+    take.layers.push(...state.take.layers.slice(0, Math.max(0, 16 - take.layers.length)));
+  }
   if (format === "mid") return exportMIDI(take);
   return exportAudio(take, format, bits);
 }
