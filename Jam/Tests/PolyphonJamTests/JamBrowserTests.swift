@@ -95,6 +95,15 @@ import PolyphonWebKit
         return (try await catalog.bank(entries[0].id), result)
     }
 
+    /// Copies screenshots to the folder `POLYPHON_JAM_SCREENSHOTS` names, as `jam-NAME`.
+    static func keepScreenshots(_ names: [String], from out: String) throws {
+        guard let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] else { return }
+        for name in names {
+            try? FileManager.default.removeItem(atPath: keep + "/jam-" + name)
+            try FileManager.default.copyItem(atPath: out + "/" + name, toPath: keep + "/jam-" + name)
+        }
+    }
+
     /// A fresh folder for one test's files, removed when `body` returns.
     static func withFolder(_ body: (String) async throws -> Void) async throws {
         let out = NSTemporaryDirectory() + "polyphon-jam-browser-\(UUID().uuidString)"
@@ -185,11 +194,6 @@ import PolyphonWebKit
         #expect(result["layersAfterReload"] as? Int == 2)
         #expect(try Self.pngSize(out + "/desktop.png") == (1280, 800))
         #expect(try Self.pngSize(out + "/phone.png") == (844, 390))
-        if let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] {
-            for name in ["desktop.png", "phone.png"] {
-                try? FileManager.default.removeItem(atPath: keep + "/jam-" + name)
-                try FileManager.default.copyItem(atPath: out + "/" + name, toPath: keep + "/jam-" + name)
-            }
-        }
+        try keepScreenshots(["desktop.png", "phone.png"], from: out)
     }
 }

@@ -197,12 +197,7 @@ extension JamBrowserTests {
             #expect(roll.values.allSatisfy { $0 > 500 })
             #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
             #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
-            if let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] {
-                for name in ["song-desktop.png", "song-phone.png"] {
-                    try? FileManager.default.removeItem(atPath: keep + "/jam-" + name)
-                    try FileManager.default.copyItem(atPath: out + "/" + name, toPath: keep + "/jam-" + name)
-                }
-            }
+            try Self.keepScreenshots(["song-desktop.png", "song-phone.png"], from: out)
 
             // Another instrument on channel 1.
             let instrument = try #require(result["instrument"] as? String)

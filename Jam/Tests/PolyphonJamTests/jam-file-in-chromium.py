@@ -11,46 +11,15 @@ seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bar
 pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
 or selenium is missing, 1 when the page fails.
 """
-import base64, json, os, shutil, sys
+import base64, json, os, sys
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-except ImportError:
-    print("python3-selenium is not installed", file=sys.stderr)
-    sys.exit(2)
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jam_page import JamPage
 
 url, out = sys.argv[1:3]
-binary = shutil.which("chromium") or shutil.which("chromium-browser")
-driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not binary or not os.path.exists(driver_path):
-    print("chromium or chromium-driver is not installed", file=sys.stderr)
-    sys.exit(2)
-options = webdriver.ChromeOptions()
-for flag in ["--headless=new", "--no-sandbox", "--autoplay-policy=no-user-gesture-required",
-             "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"]:
-    options.add_argument(flag)
-options.binary_location = binary
-driver = webdriver.Chrome(service=Service(driver_path), options=options)
-driver.set_script_timeout(300)
-
-def run(body, *args):
-    """Runs an async JavaScript body (arguments as `args`); its value comes back (errors raise)."""
-    result = driver.execute_async_script("""
-        const args = Array.from(arguments).slice(0, -1), done = arguments[arguments.length - 1];
-        const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-        const b64 = (floats) => { const u = new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength);
-          let s = ""; for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000)); return btoa(s); };
-        const unb64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-        const captured = (c) => ({ left: b64(c.left), right: b64(c.right), from: c.from });
-        (async () => { """ + body + """ })().then(done, (e) => done({ error: String(e && e.stack || e) }));""", *args)
-    if isinstance(result, dict) and "error" in result:
-        raise RuntimeError(result["error"])
-    return result
-
-def capture(name, result):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(base64.b64decode(result["left"]) + base64.b64decode(result["right"]))
+page = JamPage(url, out)
+driver, run, capture = page.driver, page.run, page.capture
 
 try:
     with open(os.path.join(out, "song.mid"), "rb") as f:
@@ -91,20 +60,16 @@ try:
     exported = run("""await jam.muteChannel(9, true);
                       const mid = await jam.exportSong("mid"), wav = await jam.exportSong("wav", "32f");
                       await jam.muteChannel(9, false);
-                      const b = (u) => { let s = ""; for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000)); return btoa(s); };
-                      return { mid: b(mid), wav: b(wav) };""")
+                      return { mid: bytes64(mid), wav: bytes64(wav) };""")
     for name in ["mid", "wav"]:
-        with open(os.path.join(out, "exported." + name), "wb") as f:
-            f.write(base64.b64decode(exported[name]))
+        page.write("exported." + name, base64.b64decode(exported[name]))
 
     # A layer recorded on the keyboard while the song plays, exported with the song.
     over = run("""jam.clearTake(); await jam.setInstrument(0); await jam.startRecording(); await sleep(700);
                   jam.noteOn(84, 100); await sleep(200); jam.noteOff(84); await sleep(200);
                   const take = await jam.stopRecording(); const mid = await jam.exportSong("mid"); jam.clearTake();
-                  let s = ""; for (let i = 0; i < mid.length; i += 0x8000) s += String.fromCharCode(...mid.subarray(i, i + 0x8000));
-                  return { take, mid: btoa(s) };""")
-    with open(os.path.join(out, "over.mid"), "wb") as f:
-        f.write(base64.b64decode(over["mid"]))
+                  return { take, mid: bytes64(mid) };""")
+    page.write("over.mid", base64.b64decode(over["mid"]))
 
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);
@@ -116,8 +81,7 @@ try:
     # Screenshots with the song playing, at a desktop's size and a phone's held sideways.
     roll = {}
     for name, width, height in [("song-desktop.png", 1280, 800), ("song-phone.png", 844, 390)]:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1000})
+        page.viewport(width, height, mobile=width < 1000)
         # The piano roll's painted pixels while the song plays.
         roll[name] = run("""await jam.playFile(); await sleep(1200);
             const c = document.getElementById("song-roll"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
@@ -131,12 +95,6 @@ try:
                    "instrument": instrument}, f)
     print(f"jam page played song.mid in Chromium at {info['sampleRate']} Hz")
 except Exception as error:
-    print(f"the page failed: {error}", file=sys.stderr)
-    try:
-        for entry in driver.get_log("browser")[-20:]:
-            print(entry.get("message"), file=sys.stderr)
-    except Exception:
-        pass
-    sys.exit(1)
+    page.failed(error)
 finally:
     driver.quit()
