@@ -14,8 +14,8 @@ import PolyphonWebKit
 /// `python3-selenium`), scripted through `window.jam` by `jam-in-chromium.py` against a live
 /// server: A4's pitch, another instrument's different sound, a recorded take and a layer over it
 /// exported as MIDI, the playback against a native render, the take surviving a reload, and
-/// screenshots at a desktop's and a phone's size. Required under `CI=true`.
-@Suite struct JamBrowserTests {
+/// screenshots at a desktop's and a phone's size. Required under `CI=true`. One browser at a time (serialized).
+@Suite(.serialized) struct JamBrowserTests {
     static var chromiumAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
