@@ -29,6 +29,8 @@ public final class BatchRun: @unchecked Sendable {
     public let outputDirectory: String
     /// The report (JSON Lines) this run appends to and rewrites at the end.
     public let reportPath: String
+    /// The report page (``BatchReportPage``) this run keeps up to date, when it writes one.
+    public let reportPagePath: String?
     /// Each input's entry as it finishes, in the order they finish; the sequence ends when the
     /// run has finished and the report is rewritten. Inputs cancelled before they finished
     /// have none. Iterate it from one task; cancelling that task cancels the run.
@@ -60,13 +62,23 @@ public final class BatchRun: @unchecked Sendable {
     private var endedAt: UInt64?
     private var outcome: Result<BatchTally, BatchError>?
     private var waiters: [CheckedContinuation<Result<BatchTally, BatchError>, Never>] = []
+    /// When the page was last written (uptime nanoseconds).
+    private var pageWrittenAt: UInt64 = 0
+    /// Held while the page is written: one writer at a time, and a worker finding it held
+    /// does not wait (the writer in progress, or the next, shows its entry).
+    private let pageLock = NSLock()
 
-    init(job: BatchJob, inputs: [BatchInput], reportPath: String, earlier: [BatchReportEntry],
-         writer: BatchReportWriter, workerCount: Int) {
+    /// Seconds between two rewrites of the page while the run goes on: often enough to watch,
+    /// rarely enough that a corpus of 100,000 files does not spend its time writing pages.
+    static let pageInterval = 2.0
+
+    init(job: BatchJob, inputs: [BatchInput], reportPath: String, reportPagePath: String?,
+         earlier: [BatchReportEntry], writer: BatchReportWriter, workerCount: Int) {
         self.job = job
         self.inputs = inputs
         outputDirectory = job.outputDirectory
         self.reportPath = reportPath
+        self.reportPagePath = reportPagePath
         self.earlier = earlier
         var previous: [String: BatchReportEntry] = [:]
         for e in earlier { previous[e.input] = e }
@@ -138,6 +150,7 @@ public final class BatchRun: @unchecked Sendable {
     }
 
     private func coordinate() {
+        writePage(force: true)
         onWorkerThreads(named: "estimate") { $0.estimate() }.wait()
         locked {
             order = Self.costliestFirst(order, costs: costs)
@@ -147,13 +160,14 @@ public final class BatchRun: @unchecked Sendable {
         locked { endedAt = DispatchTime.now().uptimeNanoseconds }
         writer.close()
         let finished = locked { (entries, runningTally) }
-        let result: Result<BatchTally, BatchError>
+        var result: Result<BatchTally, BatchError>
         do {
             try BatchReport.write(BatchReport.merged(earlier + finished.0), to: reportPath)
             result = .success(finished.1)
         } catch {
             result = .failure(error)
         }
+        if let error = writePage(force: true, finished: true), case .success = result { result = .failure(error) }
         let waiting = locked {
             outcome = result
             defer { waiters = [] }
@@ -221,6 +235,40 @@ public final class BatchRun: @unchecked Sendable {
                 runningTally.add(entry)
             }
             continuation.yield(entry)
+            writePage(force: false)
+        }
+    }
+
+    /// Rewrites the report page, when this run writes one: if `force`, or if the last write is
+    /// ``pageInterval`` old and no other worker is writing it. Returns the error of a forced
+    /// write; a failed write on the way is left for the next to retry.
+    @discardableResult
+    private func writePage(force: Bool, finished: Bool = false) -> BatchError? {
+        guard let reportPagePath else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = locked { force || Double(now - pageWrittenAt) / 1e9 >= Self.pageInterval }
+        guard due else { return nil }
+        if force {
+            pageLock.lock()
+        } else if !pageLock.try() {
+            return nil
+        }
+        defer { pageLock.unlock() }
+        let (done, wall) = locked {
+            pageWrittenAt = now
+            return (entries, Double((endedAt ?? now) - started) / 1e9)
+        }
+        let finishedInputs = Set(done.map(\.input))
+        let pending = finished ? [] : inputs.map(\.path).filter { !finishedInputs.contains($0) }
+        let waiting = Set(pending)
+        let merged = BatchReport.merged(earlier + done).filter { !waiting.contains($0.input) }
+        let page = BatchReportPage(entries: merged, pending: pending, outputDirectory: outputDirectory,
+                                   bankName: job.batch.bankName, wallSeconds: wall, isRunning: !finished)
+        do {
+            try page.write(to: reportPagePath)
+            return nil
+        } catch {
+            return error
         }
     }
 
