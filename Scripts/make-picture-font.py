@@ -9,12 +9,44 @@ Reads the Linux console (PSF) versions of the 8x16 and 12x24 sizes and keeps pri
 Latin-1 and Latin Extended-A: one line per glyph, its code point then its rows as hexadecimal
 (one byte per row for 8 pixels wide, two for 12), a string the Swift side decodes on first use
 (a string literal compiles in a moment; an array literal of 20,000 numbers does not).
+
+A few glyphs are redrawn, where Spleen's style makes one character pass for another at a glance
+(and to OCR, which the tests read the pictures with), in a picture that is mostly digits:
+the zero is an oval without its slash (which reads as 8), narrower than the letter O; the 4 is
+closed (open, it reads as H); D has rounded corners (square, it reads as O); w has a middle
+stroke down to the baseline (else it reads as u). In the small size only, but for the zero.
 """
 import gzip
 import sys
 
 FONTS = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/consolefonts"
 WANTED = list(range(0x20, 0x7F)) + list(range(0xA0, 0x180))
+
+# Redrawn glyphs, row by row ("#" set), top to bottom, by cell width and code point.
+REDRAWN = {
+    8: {
+        0x30: ["........", "........", "..###...", ".##.##..", "##...##.", "##...##.", "##...##.", "##...##.",
+               "##...##.", "##...##.", ".##.##..", "..###...", "........", "........", "........", "........"],
+        0x34: ["........", "........", "....##..", "...###..", "..####..", ".##.##..", "##..##..", "##..##..",
+               "#######.", "....##..", "....##..", "....##..", "........", "........", "........", "........"],
+        0x44: ["........", "........", "#####...", "##..##..", "##...##.", "##...##.", "##...##.", "##...##.",
+               "##...##.", "##...##.", "##..##..", "#####...", "........", "........", "........", "........"],
+        0x77: ["........", "........", "........", "........", "........", "##...##.", "##...##.", "##.#.##.",
+               "##.#.##.", "##.#.##.", "#######.", ".##.##..", "........", "........", "........", "........"],
+    },
+    12: {
+        0x30: ["............"] * 4 + ["....####....", "...##..##...", "..##....##.."] + ["..##....##.."] * 10
+              + ["...##..##...", "....####...."] + ["............"] * 5,
+    },
+}
+
+
+def bitmap(rows, width, row_bytes):
+    out = b""
+    for row in rows:
+        value = int(row.replace("#", "1").replace(".", "0"), 2) << (row_bytes * 8 - width)
+        out += value.to_bytes(row_bytes, "big")
+    return out
 
 
 def read_psf(path):
@@ -70,6 +102,9 @@ def emit(name, path):
         if cp not in mapping:
             continue
         glyph = glyphs[mapping[cp]]
+        if cp in REDRAWN.get(width, {}):
+            assert len(REDRAWN[width][cp]) == height
+            glyph = bitmap(REDRAWN[width][cp], width, row_bytes)
         assert len(glyph) == row_bytes * height
         lines.append(f"{cp:04X} {glyph.hex().upper()}")
     print(f"    /// Spleen {width}×{height}: code point, then {height} rows of {row_bytes} byte(s), most significant bit leftmost.")
@@ -80,7 +115,8 @@ def emit(name, path):
 
 
 print("""// Glyphs of Spleen 1.9.1 by Frederic Cambus (https://github.com/fcambus/spleen), converted by
-// Scripts/make-picture-font.py from Debian's fonts-spleen. Do not edit by hand.
+// Scripts/make-picture-font.py from Debian's fonts-spleen, with 0, 4, D and w redrawn so that
+// they cannot pass for 8, H, O and u (see the script). Do not edit by hand.
 //
 // Copyright (c) 2018-2020, Frederic Cambus
 // All rights reserved.

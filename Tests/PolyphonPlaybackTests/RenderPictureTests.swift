@@ -113,11 +113,15 @@ struct RenderPictureTests {
         // The time axis: 20.x s over 1496 px gives a tick every 2 s.
         let times = ["0:00", "0:02", "0:04", "0:06", "0:08", "0:10", "0:12", "0:14", "0:16", "0:18", "0:20"]
         let found = times.filter(words.contains)
+        print("Tesseract read the quartet's picture as: \(text)")
         #expect(found.count >= 9, "time labels found: \(found) in: \(text)")
+        // Names compared without case: at 16 pixels Tesseract takes a K for a k now and then.
         for name in ["Acoustic Grand Piano", "Electric Bass (finger)", "Violin", "Drums: Standard Kit"] {
-            #expect(text.contains(name), "\(name) not found in: \(text)")
+            #expect(text.lowercased().contains(name.lowercased()), "\(name) not found in: \(text)")
         }
-        #expect(text.contains("C4") && text.contains("LUFS") && text.contains("dBFS"), "scales not found in: \(text)")
+        let octaves = ["C2", "C3", "C4", "C5", "C6"].filter(words.contains)
+        #expect(octaves.count >= 2 && text.contains("middle C"), "note names found: \(octaves) in: \(text)")
+        #expect(text.contains("LUFS") && text.contains("dBFS"), "scales not found in: \(text)")
     }
 
     @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(5)))
@@ -181,7 +185,7 @@ struct RenderPictureTests {
         for program in 0..<128 {
             let channel = UInt8(program % 15 + (program % 15 >= 9 ? 1 : 0))
             events.append(MIDIEvent(tick: program * 96, message: .programChange(channel: channel, program: UInt8(program))))
-            notes.append((channel, UInt8(24 + program % 80), program * 96, 90))
+            notes.append((channel, UInt8(24 + program % 80), program * 96 + 6, 90))
         }
         notes.append((9, 42, 0, 60))
         let song = BatchCorpus.song(notes, extra: events)
@@ -189,7 +193,7 @@ struct RenderPictureTests {
         let (analysis, labels) = try Self.render(song, to: dir, name: "all")
         let instruments = PictureInstrument.playing(in: labels)
         #expect(instruments.count == 129)
-        #expect(Set(instruments.map(\.colour)).count == 129 - 1 + 1)
+        #expect(Set(instruments.map(\.colour)).count == 129)
         let picture = RenderPicture(title: "all-instruments.mid", analysis: analysis, notes: labels)
         let path = dir.file("all.png")
         let words = try Self.words(ofPicture: picture, at: path)
@@ -198,7 +202,7 @@ struct RenderPictureTests {
         let text = words.joined(separator: " ")
         let names = ["Acoustic Grand Piano", "Celesta", "Drawbar Organ", "Violin", "Trumpet", "Piccolo",
                      "Sitar", "Gunshot", "Helicopter", "Drums: Standard Kit"]
-        let found = names.filter(text.contains)
+        let found = names.filter { text.lowercased().contains($0.lowercased()) }
         #expect(found.count >= 9, "found \(found) in: \(text)")
         #expect(text.contains("129 instruments"), "\(text)")
     }
@@ -223,7 +227,7 @@ struct RenderPictureTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "1600 \(picture.drawing().height)")
         #expect(lines.contains("a <quartet> & more.mid"))
-        for text in ["Acoustic Grand Piano", "Electric Bass (finger)", "Violin", "Drums: Standard Kit", "0:00", "0:02", "C4"] {
+        for text in ["Acoustic Grand Piano", "Electric Bass (finger)", "Violin", "Drums: Standard Kit", "0:00.0", "0:02.0", "C4"] {
             #expect(lines.contains(text), "\(text) not among \(lines.count) texts")
         }
     }

@@ -1,7 +1,8 @@
 /// The bitmap font render pictures draw their text with: Spleen (BSD 2-Clause, by Frederic
 /// Cambus) in its 8 × 16 and 12 × 24 sizes, printable ASCII, Latin-1 and Latin Extended-A
-/// (``SpleenGlyphs``, converted by `Scripts/make-picture-font.py`). A character it lacks is
-/// drawn as its nearest ASCII look-alike (− as -) or as `?`.
+/// (``SpleenGlyphs``, converted by `Scripts/make-picture-font.py`, which redraws 0, 4, D and w
+/// so they cannot pass for 8, H, O and u). A character it lacks is drawn as its nearest ASCII
+/// look-alike (− as -) or as `?`.
 struct BitmapFont: Sendable {
     /// Cell width and height, pixels.
     let width: Int

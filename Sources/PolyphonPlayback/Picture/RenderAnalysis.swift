@@ -129,18 +129,18 @@ public struct RenderAnalysis: @unchecked Sendable {
             inStep += n
             done += n
             if inStep == stepFrames {
-                if peaks.count == Self.maximumStepCount { mergeSteps() }
                 peaks.append(stepPeak)
                 meanSquares.append(Float(stepEnergy / Double(2 * stepFrames)))
                 stepPeak = 0
                 stepEnergy = 0
                 inStep = 0
+                if peaks.count == Self.maximumStepCount { mergeSteps() }
             }
         }
     }
 
-    /// Halves the resolution: steps merged in pairs, each step twice as long. The step being
-    /// filled starts where a merged pair starts, so it carries on as the next long step.
+    /// Halves the resolution between two steps: steps merged in pairs, each step twice as long
+    /// (the count is even, so the next step starts where a merged pair would).
     private mutating func mergeSteps() {
         let half = peaks.count / 2
         for k in 0..<half {

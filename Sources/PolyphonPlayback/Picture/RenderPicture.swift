@@ -98,8 +98,8 @@ public struct RenderPicture: Sendable {
         init(width: Int, instruments: [PictureInstrument]) {
             self.width = width
             let longest = instruments.map { $0.name.count }.max() ?? 8
-            legendColumnWidth = 20 + longest * PictureDrawing.TextSize.small.advance + 28
-            legendColumns = max(1, (width - Self.left - Self.right + 28) / legendColumnWidth)
+            legendColumnWidth = 24 + longest * PictureDrawing.TextSize.small.advance + 24
+            legendColumns = max(1, (width - Self.left - Self.right + 24) / legendColumnWidth)
             legendRows = (instruments.count + legendColumns - 1) / legendColumns
         }
 
@@ -154,7 +154,7 @@ public struct RenderPicture: Sendable {
             let x = Layout.left + (k % layout.legendColumns) * layout.legendColumnWidth
             let y = layout.legendTop + (k / layout.legendColumns) * 20
             d.fill(x: x, y: y + 2, width: 12, height: 12, instrument.colour)
-            d.text(instrument.name, x: x + 20, y: y, instrument.colour)
+            d.text(instrument.name, x: x + 24, y: y, instrument.colour)
         }
     }
 
