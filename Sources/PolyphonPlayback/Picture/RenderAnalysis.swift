@@ -5,7 +5,7 @@ import PolyphonAudio
 /// integrated loudness and peak of the whole.
 ///
 /// Feed the mix block by block (``process(left:right:count:)``) — the offline renderer does it
-/// for you when asked (``OfflineRenderer/render(_:to:analyzing:progress:)``) — or build one from
+/// for you when asked (``OfflineRenderer/render(_:to:analyzing:progress:)-(MIDIFile,_,_,_)``) — or build one from
 /// figures measured elsewhere (``init(sampleRate:frames:stepFrames:peaks:meanSquares:shortTermLoudness:integratedLoudness:)``).
 /// The level steps start at 10 ms and double in length whenever there are
 /// ``maximumStepCount`` of them, so a song of any length keeps at most that many (a 4-hour
