@@ -56,20 +56,34 @@ public struct BatchReportPage: Sendable {
         try AtomicFile.write(Data(html().utf8), to: path)
     }
 
-    /// One row of the table, as the page's script reads it.
+    /// One row of the table, as the page's script reads it: the input's report entry (its
+    /// fields as the report has them), or only its path and "pending"; then the name shown,
+    /// links to its picture and mix, and its flags.
     struct Row: Encodable {
-        var input: String
+        /// Nil while the input is pending.
+        var entry: BatchReportEntry?
         var path: String
-        var status: String
-        var error: String?
-        var audioSeconds: Double?
-        var renderSeconds: Double?
-        var peakDBFS: Double?
-        var loudnessLUFS: Double?
-        var maxVoices: Int?
+        var name: String
         var picture: String?
         var audio: String?
-        var flags: [String]
+        var flags: [String] = []
+
+        var status: String { entry?.status.rawValue ?? "pending" }
+
+        private enum Keys: String, CodingKey { case input, status, name, picture, audio, flags }
+
+        func encode(to encoder: any Encoder) throws {
+            try entry?.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            if entry == nil {
+                try container.encode(path, forKey: .input)
+                try container.encode(status, forKey: .status)
+            }
+            try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(picture, forKey: .picture)
+            try container.encodeIfPresent(audio, forKey: .audio)
+            try container.encode(flags, forKey: .flags)
+        }
     }
 
     /// What the page shows, before it becomes HTML.
@@ -99,13 +113,11 @@ public struct BatchReportPage: Sendable {
         var rows = entries.map { e in
             let media = e.status == .ok || e.status == .skipped ? e.outputs : []
             let picture = media.first { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }
-            return Row(input: shown(e.input), path: e.input, status: e.status.rawValue, error: e.error,
-                       audioSeconds: e.audioSeconds, renderSeconds: e.renderSeconds, peakDBFS: e.peakDBFS,
-                       loudnessLUFS: e.loudnessLUFS, maxVoices: e.maxVoices,
-                       picture: picture.flatMap(link), audio: media.first.flatMap(link),
+            return Row(entry: e, path: e.input, name: shown(e.input), picture: picture.flatMap(link),
+                       audio: media.first.flatMap(link),
                        flags: BatchOutlier.outliers(of: e, medianLoudness: median).map(\.label))
         }
-        rows += pending.map { Row(input: shown($0), path: $0, status: "pending", flags: []) }
+        rows += pending.map { Row(path: $0, name: shown($0)) }
         let tally = BatchTally(entries: entries)
         var counts: [String: Int] = [:]
         for status in BatchStatus.allCases { counts[status.rawValue] = tally.counts[status, default: 0] }

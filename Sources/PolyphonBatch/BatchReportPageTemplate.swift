@@ -80,13 +80,13 @@ enum BatchReportPageTemplate {
         .badge.failed { background: var(--failed); } .badge.timeout { background: var(--timeout); }
         .badge.ok { background: var(--ok); } .badge.skipped { background: var(--skipped); }
         .badge.pending { background: var(--pending); }
-        .error { color: var(--failed); margin-top: 4px; max-width: 60ch; overflow-wrap: anywhere; font-size: 14px; }
-        .input { overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; }
+        .error { color: var(--failed); margin-top: 4px; min-width: 22ch; max-width: 60ch; overflow-wrap: anywhere; font-size: 14px; }
+        .input { min-width: 24ch; overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; }
         .flag { display: inline-block; margin: 0 4px 3px 0; padding: 0 6px; border-radius: 4px; font-size: 13px;
           background: #fff1c2; color: #5c4400; border: 1px solid #e8c95a; white-space: nowrap; }
         .flag.clipping, .flag.silent { background: #ffe1de; color: #7a1710; border-color: #f0a39b; }
-        img.thumb { width: 240px; height: auto; display: block; border: 1px solid var(--line); border-radius: 3px; cursor: zoom-in; }
-        audio { width: 260px; }
+        img.thumb { width: 200px; height: auto; display: block; border: 1px solid var(--line); border-radius: 3px; cursor: zoom-in; }
+        audio { width: 200px; }
         #pager { padding: 8px 24px 24px; display: flex; gap: 12px; align-items: center; }
         #viewer { position: fixed; inset: 0; background: rgba(10, 10, 16, 0.92); z-index: 5; overflow: auto;
           display: flex; align-items: flex-start; justify-content: center; padding: 24px; cursor: zoom-out; }
@@ -102,7 +102,7 @@ enum BatchReportPageTemplate {
         // Sort keys: failures first by default; a missing value always sorts last.
         const keys = {
           status: (r) => statusOrder.indexOf(r.status),
-          input: (r) => r.input.toLowerCase(),
+          input: (r) => r.name.toLowerCase(),
           duration: (r) => r.audioSeconds,
           peak: (r) => r.peakDBFS,
           loudness: (r) => r.loudnessLUFS,
@@ -160,40 +160,42 @@ enum BatchReportPageTemplate {
           } else if (va > vb) {
             return state.descending ? -1 : 1;
           }
-          return a.input < b.input ? -1 : a.input > b.input ? 1 : 0;
+          return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
         }
 
         function visibleRows() {
           const query = state.query.toLowerCase();
           return data.rows.filter((r) => !state.hidden.has(r.status)
             && (!state.flagged || r.flags.length > 0)
-            && (!query || r.path.toLowerCase().includes(query) || (r.error || "").toLowerCase().includes(query)))
+            && (!query || r.input.toLowerCase().includes(query) || (r.error || "").toLowerCase().includes(query)))
             .sort(compare);
         }
 
         function row(r) {
           const tr = element("tr", { className: r.status });
-          tr.dataset.input = r.path;
+          tr.dataset.input = r.input;
           tr.dataset.status = r.status;
           const status = element("td", {}, element("span", { className: "badge " + r.status, textContent: r.status }));
-          if (r.error) status.append(element("div", { className: "error", textContent: r.error }));
+          // The error names the input first; the row already does.
+          const reason = r.error && r.error.startsWith(r.input + ": ") ? r.error.slice(r.input.length + 2) : r.error;
+          if (reason) status.append(element("div", { className: "error", textContent: reason, title: r.error }));
           const flags = element("td");
           for (const f of r.flags) flags.append(element("span", { className: "flag " + f.split(":")[0], textContent: f }));
           const picture = element("td");
           if (r.picture) {
-            const image = element("img", { className: "thumb", src: r.picture, loading: "lazy", alt: "picture of " + r.input });
+            const image = element("img", { className: "thumb", src: r.picture, loading: "lazy", alt: "picture of " + r.name });
             const link = element("a", { href: r.picture, target: "_blank" }, image);
             link.addEventListener("click", (event) => {
               if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
               event.preventDefault();
-              show(r.picture, "picture of " + r.input);
+              show(r.picture, "picture of " + r.name);
             });
             picture.append(link);
           }
           const audio = element("td");
           if (r.audio) audio.append(element("audio", { controls: true, preload: "none", src: r.audio }));
           tr.append(status,
-            element("td", { className: "input", textContent: r.input, title: r.path }),
+            element("td", { className: "input", textContent: r.name, title: r.input }),
             element("td", { className: "number", textContent: clock(r.audioSeconds) }),
             element("td", { className: "number", textContent: fixed(r.peakDBFS, 1) }),
             element("td", { className: "number", textContent: fixed(r.loudnessLUFS, 1) }),

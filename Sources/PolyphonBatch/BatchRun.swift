@@ -11,7 +11,10 @@ import PolyphonPlayback
 ///
 /// Each result is appended to the report as it is known and delivered on ``results``. When
 /// the last worker is done the report is rewritten merged (one line per input, sorted), then
-/// ``results`` ends and ``waitUntilFinished()`` returns.
+/// ``results`` ends and ``waitUntilFinished()`` returns. With
+/// ``BatchOptions/writesReportPage``, the report page (``reportPagePath``) is written at the
+/// start, rewritten as inputs finish — at most every ``pageInterval`` seconds, and never
+/// spending more than a twentieth of one core on it for a huge corpus — and at the end.
 ///
 /// ```swift
 /// let run = try renderer.start(inputs, outputDirectory: "audio")
@@ -62,15 +65,16 @@ public final class BatchRun: @unchecked Sendable {
     private var endedAt: UInt64?
     private var outcome: Result<BatchTally, BatchError>?
     private var waiters: [CheckedContinuation<Result<BatchTally, BatchError>, Never>] = []
-    /// When the page was last written (uptime nanoseconds).
+    /// When the page was last written (uptime nanoseconds), and how long that took.
     private var pageWrittenAt: UInt64 = 0
+    private var pageWriteSeconds = 0.0
     /// Held while the page is written: one writer at a time, and a worker finding it held
     /// does not wait (the writer in progress, or the next, shows its entry).
     private let pageLock = NSLock()
 
-    /// Seconds between two rewrites of the page while the run goes on: often enough to watch,
-    /// rarely enough that a corpus of 100,000 files does not spend its time writing pages.
-    static let pageInterval = 2.0
+    /// Seconds between two rewrites of the report page while the run goes on: often enough to
+    /// watch, rarely enough that a corpus of 100,000 files does not spend its time writing pages.
+    public static let pageInterval = 2.0
 
     init(job: BatchJob, inputs: [BatchInput], reportPath: String, reportPagePath: String?,
          earlier: [BatchReportEntry], writer: BatchReportWriter, workerCount: Int) {
@@ -240,13 +244,16 @@ public final class BatchRun: @unchecked Sendable {
     }
 
     /// Rewrites the report page, when this run writes one: if `force`, or if the last write is
-    /// ``pageInterval`` old and no other worker is writing it. Returns the error of a forced
+    /// old enough (``pageInterval``, or twenty times what it took) and no other worker is
+    /// writing it. Returns the error of a forced
     /// write; a failed write on the way is left for the next to retry.
     @discardableResult
     private func writePage(force: Bool, finished: Bool = false) -> BatchError? {
         guard let reportPagePath else { return nil }
         let now = DispatchTime.now().uptimeNanoseconds
-        let due = locked { force || Double(now - pageWrittenAt) / 1e9 >= Self.pageInterval }
+        let due = locked {
+            force || Double(now - pageWrittenAt) / 1e9 >= max(Self.pageInterval, 20 * pageWriteSeconds)
+        }
         guard due else { return nil }
         if force {
             pageLock.lock()
@@ -264,6 +271,10 @@ public final class BatchRun: @unchecked Sendable {
         let merged = BatchReport.merged(earlier + done).filter { !waiting.contains($0.input) }
         let page = BatchReportPage(entries: merged, pending: pending, outputDirectory: outputDirectory,
                                    bankName: job.batch.bankName, wallSeconds: wall, isRunning: !finished)
+        defer {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - now) / 1e9
+            locked { pageWriteSeconds = seconds }
+        }
         do {
             try page.write(to: reportPagePath)
             return nil

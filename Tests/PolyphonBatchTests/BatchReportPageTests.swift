@@ -67,7 +67,7 @@ struct BatchReportPageTests {
         #expect(html.contains("<meta http-equiv=\"refresh\" content=\"10\">"))
         let content = page.content()
         #expect(content.root == "/corpus")
-        #expect(content.rows.map(\.input) == ["</script><script>alert(1)</script>.mid", "pop/a.mid", "pop/b.mid"])
+        #expect(content.rows.map(\.name) == ["</script><script>alert(1)</script>.mid", "pop/a.mid", "pop/b.mid"])
         #expect(content.rows.map(\.status) == ["failed", "ok", "pending"])
         #expect(content.counts["pending"] == 1 && content.counts["failed"] == 1 && content.total == 3)
         #expect(BatchReportPage.path(in: "out", shard: BatchShard(index: 2, count: 4)) == "out/index-shard2.html")
