@@ -35,8 +35,15 @@ struct RenderPictureTests {
         return (try #require(summary.analysis), notes)
     }
 
+    /// The words Tesseract reads in `picture`, written as a PNG to `path` (and copied to
+    /// `$POLYPHON_KEEP_PICTURES/`, when set, to look at).
     static func words(ofPicture picture: RenderPicture, at path: String) throws -> [String] {
         try picture.data(format: .png).write(to: URL(fileURLWithPath: path))
+        if let keep = ProcessInfo.processInfo.environment["POLYPHON_KEEP_PICTURES"] {
+            let copy = keep + "/" + (path as NSString).lastPathComponent
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+        }
         return TextRecognition.words(try TextRecognition.text(ofImageAt: path))
     }
 
@@ -100,7 +107,7 @@ struct RenderPictureTests {
 
     // MARK: - What a reader sees
 
-    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(15)))
     func tesseractReadsTheTitleTimeLabelsAndInstruments() throws {
         let dir = try TemporaryDirectory(prefix: "picture-ocr")
         let (analysis, notes) = try Self.render(Self.quartet(seconds: 20), to: dir, name: "quartet")
@@ -124,7 +131,7 @@ struct RenderPictureTests {
         #expect(text.contains("LUFS") && text.contains("dBFS"), "scales not found in: \(text)")
     }
 
-    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(15)))
     func aSilentZeroSecondSongGivesAValidReadablePicture() throws {
         let dir = try TemporaryDirectory(prefix: "picture-empty")
         let (analysis, notes) = try Self.render(BatchCorpus.song([]), to: dir, name: "empty")
@@ -138,7 +145,7 @@ struct RenderPictureTests {
         #expect(words.contains("0:00.0") || words.contains("0:00.1"), "\(words)")
     }
 
-    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(15)))
     func aFourHourSongIsDrawnFromItsAnalysisAlone() throws {
         // Four hours are not rendered: the analysis is made up (a slow swell every 10 minutes)
         // and the notes come from the song's schedule, which costs no rendering.
@@ -177,7 +184,7 @@ struct RenderPictureTests {
         #expect(text.contains("-28.5 LUFS"), "\(text)")
     }
 
-    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: TextRecognition.available), .timeLimit(.minutes(15)))
     func allOneHundredTwentyEightInstrumentsAreNamed() throws {
         // Program k on channel k % 15 (never the drum channel), one note each, in turn.
         var events: [MIDIEvent] = []
