@@ -20,7 +20,7 @@ out="${1:-.build/documentation}"
 
 # Library products, each with its catalog Sources/<Module>/<Module>.docc.
 modules=(PolyphonMIDICore PolyphonMIDI PolyphonSoundFontCore PolyphonSoundFont PolyphonSynth
-         PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback)
+         PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback PolyphonBatch PolyphonWebKit)
 # Modules whose `@_exported import` makes their core part of what a user of them sees: their
 # catalogs document the core's symbols too.
 reexports() {
@@ -38,8 +38,8 @@ start=$SECONDS
 python3 Scripts/check-doc-snippets.py
 
 if [ "$reuse" = no ]; then
-    # The three targets that together depend on every other library target.
-    for target in PolyphonPlayback PolyphonLive PolyphonBuiltInBank; do
+    # The four targets that together depend on every other library target.
+    for target in PolyphonBatch PolyphonLive PolyphonBuiltInBank PolyphonWebKit; do
         swift build --target "$target" >/dev/null
     done
 fi
