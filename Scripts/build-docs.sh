@@ -2,7 +2,8 @@
 # Builds the DocC catalog of every library product with the toolchain's `docc`, failing on any
 # warning (unresolved symbol links, undocumented parameters, …), after checking that every
 # ```swift block in the catalogs is a region of a compiled snippet file
-# (Scripts/check-doc-snippets.py).
+# (Scripts/check-doc-snippets.py) and that every relative link of the Markdown pages outside
+# the catalogs leads somewhere (Scripts/check-doc-links.py).
 #
 #   Scripts/build-docs.sh [--reuse-build] [OUTDIR]     # default OUTDIR: .build/documentation
 #
@@ -36,6 +37,7 @@ extract="${SYMBOLGRAPH_EXTRACT:-$(command -v swift-symbolgraph-extract || echo "
 
 start=$SECONDS
 python3 Scripts/check-doc-snippets.py
+python3 Scripts/check-doc-links.py
 
 if [ "$reuse" = no ]; then
     # The four targets that together depend on every other library target.
