@@ -158,7 +158,7 @@ struct RenderPictureTests {
         let analysis = RenderAnalysis(sampleRate: rate, frames: Int64(seconds * rate), stepFrames: stepFrames,
                                       peaks: peaks, meanSquares: meanSquares, shortTermLoudness: loudness,
                                       integratedLoudness: -28.5)
-        // A note every 2 s for four hours on two instruments: 14,400 notes.
+        // A note every 2 s for four hours, on two instruments in turn: 7,200 notes.
         var notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)] = []
         for k in 0..<7200 { notes.append((UInt8(k % 2), UInt8(48 + k % 24), k * 1920, 1500)) }
         let song = BatchCorpus.song(notes, programs: [0: 19, 1: 73])
@@ -167,11 +167,10 @@ struct RenderPictureTests {
 
         let dir = try TemporaryDirectory(prefix: "picture-long")
         let picture = RenderPicture(title: "four-hours.mid", analysis: analysis, notes: labels)
-        let started = Date()
+        // The work is bounded by the picture, not the song: at most a few elements per column
+        // and per note, whatever the duration (its speed is the benchmark's business).
         let drawing = picture.drawing()
-        let drawSeconds = Date().timeIntervalSince(started)
         #expect(drawing.elements.count < 60_000, "\(drawing.elements.count) elements")
-        #expect(drawSeconds < 20)
         let path = dir.file("long.png")
         let words = try Self.words(ofPicture: picture, at: path)
         let png = try PNGCheck.decode(path)
