@@ -15,8 +15,9 @@ public struct BatchOptions: Sendable {
     /// Also every note's onset and offset, pitch, velocity, channel and program
     /// (`NAME.labels.csv` or `NAME.labels.json`).
     public var labels: NoteLabelFormat?
-    /// Also a picture beside each mix (`NAME.png`, see ``RenderPicture``): title, instrument
-    /// legend, piano roll, waveform, short-term loudness, time axis — drawn from the render.
+    /// Also a picture beside each mix (`NAME.png`, PolyphonPlayback's `RenderPicture`): title,
+    /// instrument legend, piano roll, waveform, short-term loudness, time axis — drawn from the
+    /// render.
     public var drawsPictures = false
     /// The pictures' format.
     public var pictureFormat: PictureFormat = .png
