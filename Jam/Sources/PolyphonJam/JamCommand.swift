@@ -20,7 +20,8 @@ struct JamCommand: AsyncParsableCommand {
     @Option(name: [.customLong("soundfont"), .customShort("s")], help: "A bank to offer (SF2/SF3/DLS/plist); repeat for more.")
     var soundfonts: [String] = []
 
-    @Option(name: .customLong("midi"), help: "A folder of MIDI files (.mid, .midi, .kar, .rmi) the page lists to play.")
+    @Option(name: .customLong("midi"),
+            help: ArgumentHelp("A folder of MIDI files (.mid, .midi, .kar, .rmi) the page lists to play.", valueName: "dir"))
     var midiFolder: String?
 
     @Option(help: "Address to listen on. Anything but loopback lets anyone on that network play and export.")
