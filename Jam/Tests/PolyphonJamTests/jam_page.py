@@ -7,31 +7,17 @@ window.jam, and the files they write for the Swift tests to measure.
 In the JavaScript bodies: args, sleep(ms), b64(floats), bytes64(bytes), unb64(text), and
 captured(c) for what captureOutput gives ({left, right} in base64, from).
 """
-import base64, os, shutil, sys
+import base64, os, sys
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-except ImportError:
-    print("python3-selenium is not installed", file=sys.stderr)
-    sys.exit(2)
+# The browser with the flags every Chromium test of the project uses (WebAssembly/test/chromium.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "WebAssembly", "test"))
+from chromium import start_driver
 
 
 class JamPage:
     def __init__(self, url, out, timeout=300):
         self.url, self.out = url, out
-        binary = shutil.which("chromium") or shutil.which("chromium-browser")
-        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-        if not binary or not os.path.exists(driver_path):
-            print("chromium or chromium-driver is not installed", file=sys.stderr)
-            sys.exit(2)
-        options = webdriver.ChromeOptions()
-        for flag in ["--headless=new", "--no-sandbox", "--autoplay-policy=no-user-gesture-required",
-                     "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]:
-            options.add_argument(flag)
-        options.binary_location = binary
-        self.driver = webdriver.Chrome(service=Service(driver_path), options=options)
-        self.driver.set_script_timeout(timeout)
+        self.driver = start_driver(["--hide-scrollbars"], timeout)
 
     def run(self, body, *args):
         """Runs an async JavaScript body (its arguments as `args`); its value comes back, its
