@@ -741,7 +741,7 @@ function showSongPosition({ playing, position }) {
   if (!song || !context) return;
   const seconds = position / context.sampleRate;
   showLyrics(song, seconds);
-  $("song-play").textContent = playing ? "⏸ Pause" : "▶ Play";
+  $("song-play").textContent = playing ? "‖ Pause" : "▶ Play";
   if (!$("song-seek").matches(":active")) $("song-seek").value = seconds;
   $("song-time").textContent = `${barsAndBeats(song, seconds)}  ${formatTime(seconds)} / ${formatTime(song.duration)}`;
 }
