@@ -1,6 +1,7 @@
 import Foundation
 import PolyphonAudio
 import PolyphonSFZCore
+import PolyphonSoundFont
 
 /// An instrument's sample files, decoded through PolyphonAudio when a voice first needs them
 /// (WAV, AIFF and CAF natively; FLAC, Ogg Vorbis and the rest through libsndfile, loaded at run
@@ -23,10 +24,7 @@ public final class SFZSampleStore: SFZSampleProvider, @unchecked Sendable {
 
     public func sample(at index: Int) throws(SFZSampleError) -> SFZDecodedSample {
         if let cached = decodedSample(at: index) { return cached }
-        guard files.indices.contains(index) else {
-            throw SFZSampleError(path: "#\(index)", reason: "no such sample (the instrument has \(files.count))")
-        }
-        let file = files[index]
+        let file = try self.file(at: index)
         let audio: AudioFile
         do {
             audio = try AudioFile(contentsOf: file.path)
@@ -61,10 +59,7 @@ public final class SFZSampleStore: SFZSampleProvider, @unchecked Sendable {
             return known
         }
         lock.unlock()
-        guard files.indices.contains(index) else {
-            throw SFZSampleError(path: "#\(index)", reason: "no such sample (the instrument has \(files.count))")
-        }
-        let file = files[index]
+        let file = try self.file(at: index)
         let description: AudioFileDescription
         do {
             description = try AudioFileDescription(contentsOf: file.path)
@@ -81,6 +76,13 @@ public final class SFZSampleStore: SFZSampleProvider, @unchecked Sendable {
         return described[index]!
     }
 
+    private func file(at index: Int) throws(SFZSampleError) -> SFZSampleFile {
+        guard files.indices.contains(index) else {
+            throw SFZSampleError(path: "#\(index)", reason: "no such sample (the instrument has \(files.count))")
+        }
+        return files[index]
+    }
+
     /// How many files have been decoded, and their frames.
     public var statistics: (samples: Int, frames: Int) {
         lock.lock()
@@ -95,15 +97,9 @@ public final class SFZSampleStore: SFZSampleProvider, @unchecked Sendable {
     public func preload(_ indexes: [Int]? = nil) throws -> Int {
         let wanted = (indexes ?? Array(files.indices)).filter { decodedSample(at: $0) == nil }
         guard !wanted.isEmpty else { return 0 }
-        let failures = FirstFailure()
-        DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
-            do throws(SFZSampleError) {
-                _ = try sample(at: wanted[i])
-            } catch {
-                failures.record(i, error)
-            }
-        }
-        if let error = failures.first { throw error }
+        if let error = firstFailure(concurrentlyPerforming: wanted.count, { (i: Int) throws(SFZSampleError) in
+            _ = try self.sample(at: wanted[i])
+        }) { throw error }
         return wanted.count
     }
 
@@ -125,27 +121,5 @@ public final class SFZSampleStore: SFZSampleProvider, @unchecked Sendable {
     private static func reason(_ error: any Error, path: String) -> String {
         let text = String(describing: error)
         return text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
-    }
-}
-
-private final class FirstFailure: @unchecked Sendable {
-    // @unchecked: fields touched only under `lock`.
-    private let lock = NSLock()
-    private var index = Int.max
-    private var error: SFZSampleError?
-
-    func record(_ index: Int, _ error: SFZSampleError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if index < self.index {
-            self.index = index
-            self.error = error
-        }
-    }
-
-    var first: SFZSampleError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return error
     }
 }

@@ -67,18 +67,11 @@ extension SFZOpcodeTable {
         choice("xf_keycurve", "gain, power", curve) { r, _, v in r.crossfade.keyCurve = v }
         choice("xf_velcurve", "gain, power", curve) { r, _, v in r.crossfade.velocityCurve = v }
         choice("xf_cccurve", "gain, power", curve) { r, _, v in r.crossfade.controllerCurve = v }
-        let inDefaults = SFZCrossfade.controllerInDefaults, outDefaults = SFZCrossfade.controllerOutDefaults
-        checked("xfin_locc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.crossfade.controllersIn.update(a.numbers.last!, defaults: inDefaults) { $0.lower = v } }
+        controllerBounds(lower: "xfin_locc&", upper: "xfin_hicc&", SFZSpecs.midiValue, defaults: SFZCrossfade.controllerInDefaults) { r, change in
+            change(&r.crossfade.controllersIn)
         }
-        checked("xfin_hicc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.crossfade.controllersIn.update(a.numbers.last!, defaults: inDefaults) { $0.upper = v } }
-        }
-        checked("xfout_locc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.crossfade.controllersOut.update(a.numbers.last!, defaults: outDefaults) { $0.lower = v } }
-        }
-        checked("xfout_hicc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.crossfade.controllersOut.update(a.numbers.last!, defaults: outDefaults) { $0.upper = v } }
+        controllerBounds(lower: "xfout_locc&", upper: "xfout_hicc&", SFZSpecs.midiValue, defaults: SFZCrossfade.controllerOutDefaults) { r, change in
+            change(&r.crossfade.controllersOut)
         }
     }
 }

@@ -35,18 +35,9 @@ extension SFZOpcodeTable {
         integer("lochan", channel) { r, _, v in r.selection.channels.lower = UInt8(v) }
         integer("hichan", channel) { r, _, v in r.selection.channels.upper = UInt8(v) }
         let everyValue = SFZRange<Float>(0, 127)
-        checked("locc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.selection.controllers.update(a.numbers.last!, defaults: everyValue) { $0.lower = v } }
-        }
-        checked("hicc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.selection.controllers.update(a.numbers.last!, defaults: everyValue) { $0.upper = v } }
-        }
-        checked("lohdcc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.normalized) { r, a, v in r.selection.controllers.update(a.numbers.last!, defaults: everyValue) { $0.lower = v * 127 } }
-        }
-        checked("hihdcc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.normalized) { r, a, v in r.selection.controllers.update(a.numbers.last!, defaults: everyValue) { $0.upper = v * 127 } }
-        }
+        let controllers: ControllerRangesAccess = { r, change in change(&r.selection.controllers) }
+        controllerBounds(lower: "locc&", upper: "hicc&", SFZSpecs.midiValue, defaults: everyValue, controllers)
+        controllerBounds(lower: "lohdcc&", upper: "hihdcc&", SFZSpecs.normalized, scale: 127, defaults: everyValue, controllers)
         real("lobend", SFZSpecs.pitchBendValue) { r, _, v in r.selection.pitchBend.lower = v }
         real("hibend", SFZSpecs.pitchBendValue) { r, _, v in r.selection.pitchBend.upper = v }
         let program = SFZValueSpec.strict(0, 127).integer

@@ -6,19 +6,10 @@ extension SFZOpcodeTable {
         }
         real("rt_decay", SFZSpecs.releaseDecay) { r, _, v in r.trigger.releaseDecay = v }
         flag("rt_dead") { r, _, v in r.trigger.releaseNeedsLivingVoice = v }
-        let defaults = SFZRange<Float>(0, 127)
-        checked("start_locc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.trigger.controllers.update(a.numbers.last!, defaults: defaults) { $0.lower = v } }
-        }
-        checked("start_hicc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.midiValue) { r, a, v in r.trigger.controllers.update(a.numbers.last!, defaults: defaults) { $0.upper = v } }
-        }
-        checked("start_lohdcc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.normalized) { r, a, v in r.trigger.controllers.update(a.numbers.last!, defaults: defaults) { $0.lower = v * 127 } }
-        }
-        checked("start_hihdcc&", controller: true) { t, p in
-            t.real(p, SFZSpecs.normalized) { r, a, v in r.trigger.controllers.update(a.numbers.last!, defaults: defaults) { $0.upper = v * 127 } }
-        }
+        let everyValue = SFZRange<Float>(0, 127)
+        let controllers: ControllerRangesAccess = { r, change in change(&r.trigger.controllers) }
+        controllerBounds(lower: "start_locc&", upper: "start_hicc&", SFZSpecs.midiValue, defaults: everyValue, controllers)
+        controllerBounds(lower: "start_lohdcc&", upper: "start_hihdcc&", SFZSpecs.normalized, scale: 127, defaults: everyValue, controllers)
         integer("sustain_cc", SFZSpecs.controllerNumber) { r, _, v in r.trigger.sustainController = v }
         integer("sostenuto_cc", SFZSpecs.controllerNumber) { r, _, v in r.trigger.sostenutoController = v }
         real("sustain_lo", SFZSpecs.midiValue) { r, _, v in r.trigger.sustainThreshold = v }

@@ -114,6 +114,21 @@ struct SFZOpcodeTable {
         }
     }
 
+    typealias ControllerRangesAccess = @Sendable (inout SFZRegion, (inout [SFZControllerRange]) -> Void) -> Void
+
+    /// A pair like `loccN`/`hiccN`: the ends of a range on controller N, read under `spec` and
+    /// multiplied by `scale` (127 for the `hdcc` forms, written 0…1); a new condition starts
+    /// from `defaults`.
+    mutating func controllerBounds(lower: String, upper: String, _ spec: SFZValueSpec, scale: Float = 1,
+                                   defaults: SFZRange<Float>, _ access: @escaping ControllerRangesAccess) {
+        checked(lower, controller: true) { t, p in
+            t.real(p, spec) { r, a, v in access(&r) { $0.update(a.numbers.last!, defaults: defaults) { $0.lower = v * scale } } }
+        }
+        checked(upper, controller: true) { t, p in
+            t.real(p, spec) { r, a, v in access(&r) { $0.update(a.numbers.last!, defaults: defaults) { $0.upper = v * scale } } }
+        }
+    }
+
     /// Access to a value a family modulates, given the opcode's arguments (which filter, which
     /// LFO …).
     typealias ValueAccess = @Sendable (inout SFZRegion, SFZOpcodeArguments, (inout SFZModulatedValue) -> Void) -> Void
