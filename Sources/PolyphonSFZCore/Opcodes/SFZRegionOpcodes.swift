@@ -89,7 +89,7 @@ struct SFZOpcodeTable {
 
     /// `on`/`off` or a number.
     mutating func flag(_ pattern: String, _ set: @escaping @Sendable (inout SFZRegion, SFZOpcodeArguments, Bool) -> Void) {
-        choice(pattern, "on, off, 0, 1", SFZValueReader.boolean, set)
+        choice(pattern, "on, off, 0, 1", { SFZValueReader.boolean($0) }, set)
     }
 
     /// Free text.
