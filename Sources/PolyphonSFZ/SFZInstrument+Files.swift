@@ -3,7 +3,7 @@ import PolyphonSFZCore
 extension SFZInstrument {
     /// Reads the SFZ instrument at `path` from disk: its text and `#include`s, every region,
     /// and where its samples are (letter case corrected where the library was made on Windows).
-    /// The samples are decoded when first played, or ahead with ``preloadSamples(_:)``.
+    /// The samples are decoded when first played, or ahead with ``preloadSamples(forRegionsAt:)``.
     /// - Throws: ``SFZError`` when the file cannot be read or is not SFZ at all.
     public init(contentsOf path: String, limits: SFZReadingLimits = SFZReadingLimits()) throws(SFZError) {
         try self.init(path: path, fileSystem: SFZDiskFileSystem(), limits: limits)
