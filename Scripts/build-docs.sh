@@ -20,14 +20,15 @@ if [ "${1:-}" = "--reuse-build" ]; then reuse=yes; shift; fi
 out="${1:-.build/documentation}"
 
 # Library products, each with its catalog Sources/<Module>/<Module>.docc.
-modules=(PolyphonMIDICore PolyphonMIDI PolyphonSoundFontCore PolyphonSoundFont PolyphonSynth
-         PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback PolyphonBatch PolyphonWebKit)
+modules=(PolyphonMIDICore PolyphonMIDI PolyphonSoundFontCore PolyphonSoundFont PolyphonSFZCore PolyphonSFZ
+         PolyphonSynth PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback PolyphonBatch PolyphonWebKit)
 # Modules whose `@_exported import` makes their core part of what a user of them sees: their
 # catalogs document the core's symbols too.
 reexports() {
     case "$1" in
         PolyphonMIDI) echo PolyphonMIDICore ;;
         PolyphonSoundFont) echo PolyphonSoundFontCore ;;
+        PolyphonSFZ) echo PolyphonSFZCore ;;
     esac
 }
 
@@ -40,8 +41,8 @@ python3 Scripts/check-doc-snippets.py
 python3 Scripts/check-doc-links.py
 
 if [ "$reuse" = no ]; then
-    # The four targets that together depend on every other library target.
-    for target in PolyphonBatch PolyphonLive PolyphonBuiltInBank PolyphonWebKit; do
+    # The five targets that together depend on every other library target.
+    for target in PolyphonBatch PolyphonLive PolyphonBuiltInBank PolyphonWebKit PolyphonSFZ; do
         swift build --target "$target" >/dev/null
     done
 fi
