@@ -31,8 +31,9 @@ struct SynthesisOptions: ParsableArguments {
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
 
-    @Flag(help: "Count envelope stages and LFO delays in FluidSynth's 64-frame blocks and let resonant filters follow their cutoff over up to 5 blocks, as FluidSynth 2.6 does (default: exact to the frame, as the SoundFont text gives them).")
-    var fluidsynthBlocks = false
+    @Flag(name: [.customLong("fluidsynth-compatible"), .customLong("fluidsynth-blocks")],
+          help: "Play as FluidSynth does where the SoundFont text leaves room: pitch in whole cents rounded down, envelope stages and LFO delays in 64-frame blocks, resonant filters following their cutoff over up to 5 blocks (FluidSynth 2.6). Default: exact pitch, times exact to the frame. --fluidsynth-blocks is the old name.")
+    var fluidsynthCompatible = false
 
     @Flag(help: "Keep sustain and sostenuto pedals down when the song ends (default: lift them and release every note, as FluidSynth's player does).")
     var keepPedals = false
@@ -70,7 +71,7 @@ struct SynthesisOptions: ParsableArguments {
         options.endAtLastEvent = endAtLastEvent
         options.synthesizer.minimumNoteLength = minNoteLength / 1000
         options.liftPedalsAtEnd = !keepPedals
-        options.synthesizer.fluidSynthBlockTiming = fluidsynthBlocks
+        options.synthesizer.fluidSynthCompatible = fluidsynthCompatible
         return options
     }
 }

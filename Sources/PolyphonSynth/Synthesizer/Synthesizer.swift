@@ -97,7 +97,8 @@ public final class Synthesizer {
                                 cutoffTable: CutoffTable.make(sampleRate: sampleRate),
                                 minimumNoteFrames: RenderContext.minimumNoteFrames(seconds: configuration.minimumNoteLength,
                                                                                    rate: sampleRate))
-        context.fluidSynthBlockTiming = configuration.fluidSynthBlockTiming
+        context.fluidSynthBlockTiming = configuration.fluidSynthCompatible
+        context.wholeCentPitch = configuration.fluidSynthCompatible
 
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)
