@@ -99,6 +99,18 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
         get { fluidSynthCompatible }
         set { fluidSynthCompatible = newValue }
     }
+    /// The tuning melodic channels play in when nothing selects another — at the start and after
+    /// every GM, GS or XG reset (nil: twelve-tone equal temperament). Percussion channels stay in
+    /// equal temperament: a drum kit's keys name instruments, not pitches. MIDI Tuning Standard
+    /// messages and ``Synthesizer/selectTuning(program:bank:onChannel:atFrame:)`` choose others.
+    public var tuning: Tuning? = nil
+    /// Tuning programs (MIDI Tuning Standard bulk dumps, note changes, ``Synthesizer/setTuning(_:program:bank:retuningSoundingNotes:)``)
+    /// a synthesizer holds at once, in memory reserved when it is created (512 bytes each);
+    /// further programs are ignored. The standard addresses up to 128 × 128.
+    public var tuningProgramCapacity: Int = 64
+    /// This synthesizer's system-exclusive device ID: MIDI Tuning Standard messages addressed to
+    /// it or to every device (`7F`) apply, others are ignored. FluidSynth's default is 0 too.
+    public var deviceID: UInt8 = 0
     /// Capacity of the queue of events scheduled into the next render call.
     public var eventQueueCapacity: Int = 8192
 
@@ -118,11 +130,15 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
 public enum SynthesizerError: Error, CustomStringConvertible, Equatable {
     case unsupportedSampleRate(Double)
     case invalidConfiguration(String)
+    /// Every tuning program the synthesizer has room for is defined
+    /// (``SynthesizerConfiguration/tuningProgramCapacity``).
+    case tuningProgramsExhausted(capacity: Int)
 
     public var description: String {
         switch self {
         case .unsupportedSampleRate(let r): return "sample rate \(r) Hz is outside 8000–192000 Hz"
         case .invalidConfiguration(let why): return "invalid synthesizer configuration: \(why)"
+        case .tuningProgramsExhausted(let capacity): return "all \(capacity) tuning programs are taken"
         }
     }
 }
