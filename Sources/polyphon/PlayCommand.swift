@@ -40,6 +40,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var effects: EffectOptions
     @OptionGroup var duration: DurationOption
+    @OptionGroup var tuning: TuningOption
     @Flag(name: .shortAndLong, help: "No status line.") var quiet = false
 
     func validate() throws {
@@ -60,6 +61,7 @@ struct PlayCommand: ParsableCommand {
                     dev.backendName, dev.deviceName, dev.sampleRate, 1000 * Double(dev.periodFrames) / dev.sampleRate))
         var config = SynthesizerConfiguration()
         config.gain = gain
+        config.tuning = tuning.tuning
         effects.apply(to: &config)
 
         let terminal = Terminal(interactive: !quiet && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1)

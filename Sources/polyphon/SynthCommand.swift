@@ -33,6 +33,8 @@ struct SynthCommand: ParsableCommand {
 
     @OptionGroup var effects: EffectOptions
 
+    @OptionGroup var tuning: TuningOption
+
     @Option(help: "Sample rate to ask the device for, in Hz.")
     var rate: Double = 44100
 
@@ -75,6 +77,7 @@ struct SynthCommand: ParsableCommand {
         configuration.gain = gain
         configuration.polyphony = polyphony
         configuration.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
+        configuration.tuning = tuning.tuning
         effects.apply(to: &configuration)
         let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration)
         let live = LiveSynthesizer(synthesizer: synthesizer)

@@ -35,6 +35,8 @@ struct SynthesisOptions: ParsableArguments {
           help: "Play as FluidSynth does where the SoundFont text leaves room: pitch in whole cents rounded down, envelope stages and LFO delays in 64-frame blocks, resonant filters following their cutoff over up to 5 blocks (FluidSynth 2.6). Default: exact pitch, times exact to the frame. --fluidsynth-blocks is the old name.")
     var fluidsynthCompatible = false
 
+    @OptionGroup var tuning: TuningOption
+
     @Flag(help: "Keep sustain and sostenuto pedals down when the song ends (default: lift them and release every note, as FluidSynth's player does).")
     var keepPedals = false
 
@@ -72,6 +74,7 @@ struct SynthesisOptions: ParsableArguments {
         options.synthesizer.minimumNoteLength = minNoteLength / 1000
         options.liftPedalsAtEnd = !keepPedals
         options.synthesizer.fluidSynthCompatible = fluidsynthCompatible
+        options.synthesizer.tuning = tuning.tuning
         return options
     }
 }
