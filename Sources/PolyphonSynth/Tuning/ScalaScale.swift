@@ -186,12 +186,15 @@ struct ScalaLines {
 /// The numbers of Scala files, read without Foundation.
 enum ScalaNumber {
     /// A whole number of up to nine digits.
-    static func wholeNumber(_ text: ArraySlice<UInt8>) -> Int? {
-        guard !text.isEmpty, text.count <= 9 else { return nil }
-        var value = 0
+    static func wholeNumber(_ text: ArraySlice<UInt8>) -> Int? { digits(text, atMost: 9).map { Int($0) } }
+
+    /// The value of a run of decimal digits, nothing else, at most `limit` of them.
+    static func digits(_ text: ArraySlice<UInt8>, atMost limit: Int) -> Double? {
+        guard !text.isEmpty, text.count <= limit else { return nil }
+        var value = 0.0
         for byte in text {
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            value = value * 10 + Int(byte - 0x30)
+            value = value * 10 + Double(byte - 0x30)
         }
         return value
     }
@@ -253,13 +256,5 @@ enum ScalaNumber {
     }
 
     /// One side of a ratio: digits only (up to 18 of them).
-    private static func ratioTerm(_ text: ArraySlice<UInt8>) -> Double? {
-        guard !text.isEmpty, text.count <= 18 else { return nil }
-        var value = 0.0
-        for byte in text {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            value = value * 10 + Double(byte - 0x30)
-        }
-        return value
-    }
+    private static func ratioTerm(_ text: ArraySlice<UInt8>) -> Double? { digits(text, atMost: 18) }
 }
