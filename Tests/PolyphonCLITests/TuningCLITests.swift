@@ -67,8 +67,16 @@ struct TuningCLITests {
         let broken = CLI.workDirectory + "/broken.scl"
         try "broken\n3\n100.0\nabc\n2/1\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let r = try CLI.run(["render", song, "-s", bank, "--tuning", broken, "-o", CLI.workDirectory + "/x.wav"])
-        #expect(r.status != 0)
+        // One line naming the file and the line, exit status 1 (a bad input, not a bad command line).
+        #expect(r.status == 1)
         #expect(r.stderr.contains("broken.scl: line 4: 'abc' is neither cents nor a ratio"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        let badMapping = CLI.workDirectory + "/broken.kbm"
+        try "12\n0\n127\n60\n69\n440.0\n12\n0\n1\n2\nthree\n".write(toFile: badMapping, atomically: true, encoding: .utf8)
+        let m = try CLI.run(["render", song, "-s", bank, "--tuning", scl, "--tuning-key", badMapping, "-o", CLI.workDirectory + "/x.wav"])
+        #expect(m.status == 1)
+        #expect(m.stderr.contains("broken.kbm: line 11"), "\(m.stderr)")
+        #expect(m.stderr.split(separator: "\n").count == 1, "\(m.stderr)")
         let lonely = try CLI.run(["render", song, "-s", bank, "--tuning-key", kbm, "-o", CLI.workDirectory + "/x.wav"])
         #expect(lonely.status != 0 && lonely.stderr.contains("--tuning-key needs --tuning"))
     }

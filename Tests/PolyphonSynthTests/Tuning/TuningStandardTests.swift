@@ -35,6 +35,37 @@ struct TuningStandardTests {
         #expect(abs(Measure.cents(score.frequency(ofNote: b, in: render), Measure.hertz(cents: 6930))) < 0.1)
     }
 
+    /// The resets of GM (on, off), GM2, GS and XG: after each, a channel that selected a tuning
+    /// program and one a scale/octave message named both play in equal temperament again, and
+    /// the program stays defined (selecting it again brings it back).
+    @Test(arguments: [
+        ("GM system on", [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]),
+        ("GM system off", [0xF0, 0x7E, 0x7F, 0x09, 0x02, 0xF7]),
+        ("GM2 system on", [0xF0, 0x7E, 0x7F, 0x09, 0x03, 0xF7]),
+        ("GS reset", [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7]),
+        ("XG system on", [0xF0, 0x43, 0x10, 0x4C, 0x00, 0x00, 0x7E, 0x00, 0xF7]),
+    ] as [(String, [UInt8])])
+    func everyResetRestoresEqualTemperament(_ name: String, _ reset: [UInt8]) throws {
+        var score = TuningScore()
+        var offsets = [Int](repeating: 0, count: 12)
+        offsets[9] = 40
+        score.sysEx(MTS.noteChange(program: 6, [(69, 6925)]), at: 0)
+        score.send(MTS.select(program: 6, channel: 0), at: 0)
+        score.sysEx(MTS.scaleOctave(channels: 0b10, offsets: offsets), at: 0)
+        let before = [score.note(69, channel: 0, at: 0.05), score.note(69, channel: 1, at: 0.75)]
+        score.sysEx(reset, at: 1.4)
+        let after = [score.note(69, channel: 0, at: 1.5), score.note(69, channel: 1, at: 2.2)]
+        score.send(MTS.select(program: 6, channel: 0), at: 2.85)
+        let again = score.note(69, channel: 0, at: 2.9)
+        let render = try score.renderPolyphon(TestBank.sine())
+        func cents(_ note: Int) -> Double { Measure.cents(score.frequency(ofNote: note, in: render), 440) }
+        #expect(abs(cents(before[0]) - 25) < 0.1, "\(name): program 6 before the reset")
+        #expect(abs(cents(before[1]) - 40) < 0.1, "\(name): scale/octave before the reset")
+        #expect(abs(cents(after[0])) < 0.1, "\(name): channel 1 after the reset: \(cents(after[0])) cents")
+        #expect(abs(cents(after[1])) < 0.1, "\(name): channel 2 after the reset: \(cents(after[1])) cents")
+        #expect(abs(cents(again) - 25) < 0.1, "\(name): program 6 selected again")
+    }
+
     /// scaleTuning 50 (quarter tones per key) under a tuning: the tuned distance to the root
     /// is halved, the root keeps its tuned pitch (FluidSynth 2.6's rule).
     @Test func scaleTuningScalesTheTunedDistanceToTheRoot() throws {

@@ -105,9 +105,15 @@ struct TuningScore {
 
     /// FluidSynth's render of the same events as a Standard MIDI File (960 ticks a second).
     func renderFluidSynth(_ bank: SoundFont) throws -> [Float] {
-        let fluidsynth = try #require(RealFiles.tool("fluidsynth"), "fluidsynth is required under CI")
         let dir = try TemporaryDirectory(prefix: "polyphon-tuning")
         try bank.write(to: dir.file("bank.sf2"))
+        return try renderFluidSynth(bankFile: dir.file("bank.sf2"))
+    }
+
+    /// FluidSynth's render with the bank in `bankFile` (an installed bank such as FluidR3_GM).
+    func renderFluidSynth(bankFile: String) throws -> [Float] {
+        let fluidsynth = try #require(RealFiles.tool("fluidsynth"), "fluidsynth is required under CI")
+        let dir = try TemporaryDirectory(prefix: "polyphon-tuning")
         var midi = events.sorted(by: { $0.seconds < $1.seconds }).map {
             MIDIEvent(tick: Int(($0.seconds * 960).rounded()), message: $0.message)
         }
@@ -115,7 +121,7 @@ struct TuningScore {
         try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: midi)])
             .write(to: URL(fileURLWithPath: dir.file("song.mid")))
         let r = try runProcess(fluidsynth, ["-ni", "-q", "-R", "0", "-C", "0", "-g", "0.2", "-r", "44100", "-O", "float",
-                                            "-T", "wav", "-F", dir.file("out.wav"), dir.file("bank.sf2"), dir.file("song.mid")])
+                                            "-T", "wav", "-F", dir.file("out.wav"), bankFile, dir.file("song.mid")])
         try #require(r.status == 0, "\(r.stderr)")
         return try AudioFile(contentsOf: dir.file("out.wav")).channels[0]
     }
@@ -134,6 +140,32 @@ struct TuningScore {
 }
 
 extension Measure {
+    /// The fundamental of a harmonic sound near `expected` Hz (within ±3 semitones): the lag of
+    /// the strongest normalised autocorrelation in that range, refined between lags by a
+    /// parabola. Zero crossings miscount on recorded instruments, whose overtones cross zero
+    /// between the fundamental's crossings.
+    static func fundamental(_ x: ArraySlice<Float>, rate: Double, near expected: Double) -> Double {
+        let a = x.map(Double.init)
+        let shortest = Int(rate / (expected * 1.19)), longest = Int(rate / (expected / 1.19)) + 1
+        guard a.count > 2 * longest + 2, shortest > 1 else { return 0 }
+        let n = a.count - longest - 1
+        func r(_ lag: Int) -> Double {
+            var product = 0.0, energyA = 0.0, energyB = 0.0
+            for i in 0..<n {
+                product += a[i] * a[i + lag]
+                energyA += a[i] * a[i]
+                energyB += a[i + lag] * a[i + lag]
+            }
+            return product / max(1e-30, (energyA * energyB).squareRoot())
+        }
+        let scores = (shortest - 1...longest + 1).map(r)
+        var best = 1
+        for i in 1..<(scores.count - 1) where scores[i] > scores[best] { best = i }
+        let (l, c, h) = (scores[best - 1], scores[best], scores[best + 1])
+        let offset = (l - h) / (2 * (l - 2 * c + h))
+        return rate / (Double(shortest - 1 + best) + (offset.isFinite ? offset : 0))
+    }
+
     /// The frequency of a pitch in cents above MIDI key 0 (8.176 Hz).
     static func hertz(cents: Double) -> Double { Tuning.keyZeroFrequency * pow(2, cents / 1200) }
 }
