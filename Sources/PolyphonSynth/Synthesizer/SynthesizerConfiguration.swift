@@ -87,7 +87,7 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// it: pitch in whole cents rounded down (FluidSynth's cents-to-hertz table drops the
     /// fraction), envelope stage times counted in whole 64-frame blocks, LFO delays ended on a
     /// block, and a resonant filter's cutoff following its modulators over up to five blocks, as
-    /// FluidSynth 2.6 does (``FluidSynthBlockTiming``). Off (the default), pitch is exact to a
+    /// FluidSynth 2.6 does (`FluidSynthBlockTiming`). Off (the default), pitch is exact to a
     /// fraction of a cent, stage times and delays exact to the frame and the cutoff follows at
     /// once, as the SoundFont text gives them. On, with events placed where FluidSynth's file
     /// player plays them (`polyphon render --align-to-fluidsynth`), a render comes as close to

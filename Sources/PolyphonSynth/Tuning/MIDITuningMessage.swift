@@ -14,12 +14,12 @@ public struct MIDITuningMessage: Equatable, Sendable {
     public enum Form: Equatable, Sendable {
         /// Send back tuning program `program` of `bank` (bank 0 when the request names none).
         case dumpRequest(bank: UInt8?, program: UInt8)
-        /// The pitch of every key for a tuning program (``changedKeys`` are those not marked
-        /// "no change").
+        /// The pitch of every key for a tuning program
+        /// (``MIDITuningMessage/forEachChangedKey(_:)`` gives those not marked "no change").
         case keyDump(bank: UInt8?, program: UInt8)
-        /// Twelve pitch-class offsets (``pitchClassOffsets``) for a tuning program.
+        /// Twelve pitch-class offsets (``MIDITuningMessage/pitchClassOffsets``) for a tuning program.
         case scaleOctaveDump(bank: UInt8, program: UInt8)
-        /// New pitches for some keys (``changedKeys``) of a tuning program.
+        /// New pitches for some keys (``MIDITuningMessage/forEachChangedKey(_:)``) of a tuning program.
         case noteChange(bank: UInt8?, program: UInt8)
         /// Twelve pitch-class offsets for the channels whose bits are set (bit 0: channel 1).
         case scaleOctave(channels: UInt16)
