@@ -11,6 +11,9 @@ struct ScheduledEvent {
         case keyPressure(channel: UInt8, key: UInt8, pressure: UInt8)
         /// A system-exclusive body in the queue's ``EventQueue/sysExPool``.
         case systemExclusive(start: Int32, length: Int32)
+        /// The channel plays in a tuning program (defined by then), or in equal temperament.
+        case selectTuning(channel: UInt8, bank: UInt8, program: UInt8)
+        case equalTemperament(channel: UInt8)
         /// Every channel's keys go up (pedals ignored), every voice stops, everything resets.
         case allNotesOff, allSoundOff, reset
         /// Sustain and sostenuto pedals that are down go up.
