@@ -32,15 +32,18 @@ let package = Package(
         .target(name: "PolyphonMIDICore"),
         // bytes → bank model: RIFF, SF2/SF3 structure, region resolution, writing.
         .target(name: "PolyphonSoundFontCore"),
+        // Elementary functions in IEEE arithmetic only: the same bits on every platform (the
+        // built-in bank's samples) and a libm where there is none (the engine on WebAssembly).
+        .target(name: "PolyphonMath"),
         // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects.
-        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore"]),
+        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore", "PolyphonMath"]),
         // Native layers on top: files (and re-exports of the cores).
         .target(name: "PolyphonMIDI", dependencies: ["PolyphonMIDICore"]),
         // Memory-mapped banks, SF3 decoding (libvorbisfile at run time), DLS, plist sample banks,
         // bank discovery.
         .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore"]),
         // The General MIDI bank generated in code: a sound-design program, not a file format.
-        .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont"]),
+        .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont", "PolyphonMath"]),
         // Sinks: audio file writers/readers, run-time loaded codecs.
         .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time.
@@ -94,7 +97,7 @@ let package = Package(
                     dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonMIDI", "PolyphonMIDICore",
                                    "PolyphonAudio", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonBuiltInBankTests",
-                    dependencies: ["PolyphonBuiltInBank", "PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore",
+                    dependencies: ["PolyphonBuiltInBank", "PolyphonMath", "PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore",
                                    "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
