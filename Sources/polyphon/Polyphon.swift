@@ -35,8 +35,6 @@ struct Polyphon: ParsableCommand {
             fail(error.description)
         } catch let error as SoundBankError {
             fail(error.description)
-        } catch let error as DLSError {
-            fail(error.description)
         } catch let error as SampleBankError {
             fail(error.description)
         } catch let error as SampleDecodingError {

@@ -7,8 +7,8 @@ extension SoundFont {
     /// - Parameter audioLoader: reads the sample files of a SoundBankPlayer bank (PolyphonAudio's
     ///   `AudioFile` in practice, see ``SampleBankAudio``); other kinds do not use it.
     /// - Throws: ``SoundBankError`` when the file is missing or of no known kind (or a sample bank
-    ///   comes without `audioLoader`); otherwise the kind's own error (``SoundFontError``,
-    ///   ``DLSError``, ``SampleBankError``).
+    ///   comes without `audioLoader`); otherwise the kind's own error (``SoundFontError`` for
+    ///   SoundFont and DLS files, ``SampleBankError``).
     public init(contentsOfAnyBank path: String, audioLoader: SampleBankAudioLoader? = nil,
                 sampleBankOptions: SampleBankOptions = SampleBankOptions()) throws {
         switch try SoundBankKind.sniff(path: path) {
