@@ -44,14 +44,21 @@ let package = Package(
         .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore"]),
         // The General MIDI bank generated in code: a sound-design program, not a file format.
         .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont", "PolyphonMath"]),
+        // The lock-free single-producer single-consumer ring that carries everything crossing a
+        // real-time thread: the player's commands and callbacks, live audio frames, live MIDI.
+        // Below both native layers that need it (PolyphonPlayback, PolyphonLive), so the module
+        // graph stays one-way; not in the portable core, which has no atomics.
+        .target(name: "PolyphonLockFree", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         // Sinks: audio file writers/readers, run-time loaded codecs.
         .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
-        // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time.
-        .target(name: "PolyphonLive", dependencies: ["PolyphonAudio", "PolyphonMIDI",
+        // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time,
+        // and the synthesizer played live from them.
+        .target(name: "PolyphonLive", dependencies: ["PolyphonAudio", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth",
+                                                     "PolyphonLockFree",
                                                      .product(name: "Atomics", package: "swift-atomics")]),
         // Time: scheduling MIDI onto frames, the offline renderer.
         .target(name: "PolyphonPlayback",
-                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
+                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonLockFree",
                                .product(name: "Atomics", package: "swift-atomics")]),
         // The WebAssembly kit in this checkout: built from the current sources on first use.
         .target(name: "PolyphonWebKit", path: "Sources/PolyphonWebKit"),
@@ -101,7 +108,8 @@ let package = Package(
                                    "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
-        .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonMIDI", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonLockFree", "PolyphonMIDI", "PolyphonSoundFont",
+                                                             "PolyphonSynth", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonPlaybackTests",
                     dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
