@@ -51,7 +51,7 @@ struct EventQueue {
 
     /// Copies a system-exclusive body (straight from the caller's bytes, no intermediate
     /// array) into the pool; returns where it lies.
-    mutating func storeSysEx(_ body: ArraySlice<UInt8>) -> (start: Int32, length: Int32) {
+    mutating func storeSysEx(_ body: UnsafeBufferPointer<UInt8>) -> (start: Int32, length: Int32) {
         let start = sysExPool.count
         sysExPool.append(contentsOf: body)
         return (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: body.count))
