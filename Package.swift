@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "PolyphonMIDI", dependencies: ["PolyphonMIDICore"]),
         // Memory-mapped banks, SF3 decoding (libvorbisfile at run time), DLS, plist sample banks,
         // bank discovery.
-        .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore"]),
+        .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore", "PolyphonDynamicLibrary"]),
         // The General MIDI bank generated in code: a sound-design program, not a file format.
         .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont", "PolyphonMath"]),
         // The lock-free single-producer single-consumer ring that carries everything crossing a
@@ -52,12 +52,15 @@ let package = Package(
         // Below both native layers that need it (PolyphonPlayback, PolyphonLive), so the module
         // graph stays one-way; not in the portable core, which has no atomics.
         .target(name: "PolyphonLockFree", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
+        // C libraries opened at run time (libsndfile, libvorbisfile, libasound, libpulse-simple), so
+        // that building needs none of their -dev packages.
+        .target(name: "PolyphonDynamicLibrary"),
         // Sinks: audio file writers/readers, run-time loaded codecs.
-        .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
+        .target(name: "PolyphonAudio", dependencies: ["PolyphonDynamicLibrary", .product(name: "Atomics", package: "swift-atomics")]),
         // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time,
         // and the synthesizer played live from them.
         .target(name: "PolyphonLive", dependencies: ["PolyphonAudio", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth",
-                                                     "PolyphonLockFree",
+                                                     "PolyphonLockFree", "PolyphonDynamicLibrary",
                                                      .product(name: "Atomics", package: "swift-atomics")]),
         // Time: scheduling MIDI onto frames, the offline renderer.
         .target(name: "PolyphonPlayback",
