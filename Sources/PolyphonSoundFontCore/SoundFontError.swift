@@ -21,8 +21,8 @@ public struct SoundFontError: Error, Hashable, Sendable, CustomStringConvertible
             }
         }
 
-        /// What a file of this format is called.
-        public var name: String {
+        /// What a file of this format is called, for the error's one line.
+        var nameWithArticle: String {
             switch self {
             case .soundFont: return "a SoundFont"
             case .dls: return "a DLS collection"
@@ -84,9 +84,9 @@ public struct SoundFontError: Error, Hashable, Sendable, CustomStringConvertible
     private var reason: String {
         switch kind {
         case .cannotOpen(let why): return "cannot open file (\(why))"
-        case .notRIFF: return "not a RIFF file (not \(format.name))"
+        case .notRIFF: return "not a RIFF file (not \(format.nameWithArticle))"
         case .unexpectedForm(let form):
-            return "RIFF form is '\(form)', not '\(format.riffForm)' (not \(format.name))"
+            return "RIFF form is '\(form)', not '\(format.riffForm)' (not \(format.nameWithArticle))"
         case .chunkPastEnd(let declared, let available):
             return "chunk size \(declared) runs past the end (\(available) bytes available)"
         case .missingChunk: return "required chunk is missing"
