@@ -2,7 +2,7 @@ import PolyphonMIDI
 import PolyphonSoundFont
 import PolyphonSynth
 
-/// A ``Synthesizer`` played live: MIDI sent from an input thread (a sequencer port, a byte
+/// A `Synthesizer` played live: MIDI sent from an input thread (a sequencer port, a byte
 /// stream, an app's keyboard) is applied at the start of the render thread's next block.
 ///
 /// Hand ``render(left:right:frameCount:)`` to a ``LiveOutput`` (or any real-time callback) and
@@ -32,20 +32,24 @@ public final class LiveSynthesizer: @unchecked Sendable {
     /// Plays `synthesizer` live.
     ///
     /// - Parameters:
+    ///   - synthesizer: the synthesizer to play; from now on only the render thread uses it.
     ///   - messageCapacity: messages that may wait for the render thread; more are dropped
-    ///     (``droppedMessageCount``).
+    ///     (``droppedMessageCount``). At most the synthesizer's
+    ///     `SynthesizerConfiguration.eventQueueCapacity`, which one block takes without
+    ///     allocating.
     ///   - sysExCapacity: bytes of SysEx that may wait; also the longest SysEx that is played.
     ///     At most 65,536, the synthesizer's own room for SysEx in one block.
     public init(synthesizer: Synthesizer, messageCapacity: Int = 4096, sysExCapacity: Int = 65_536) {
         self.synthesizer = synthesizer
-        queue = LiveMIDIQueue(capacity: messageCapacity, sysExCapacity: min(sysExCapacity, 65_536))
+        queue = LiveMIDIQueue(capacity: min(messageCapacity, synthesizer.configuration.eventQueueCapacity),
+                              sysExCapacity: min(sysExCapacity, Synthesizer.sysExBytesPerRenderCall))
         preloader = LivePresetPreloader(soundBank: synthesizer.soundBank)
     }
 
     /// Queues `messages` for the next render block, together; real-time and system common
     /// messages are skipped. Call from one thread at a time (not the render thread).
     ///
-    /// - Throws: a ``SampleDecodingError`` when the SF3 samples a program change selects cannot
+    /// - Throws: a `SampleDecodingError` when the SF3 samples a program change selects cannot
     ///   be decoded ahead. The messages are queued all the same; the notes that need those
     ///   samples stay silent, as they would without preloading.
     public func send(_ messages: [MIDIStreamMessage]) throws(SampleDecodingError) {

@@ -30,11 +30,14 @@ struct EventQueue {
     /// System-exclusive bodies, copied in as they are scheduled.
     private(set) var sysExPool: [UInt8]
 
+    /// Bytes of system-exclusive bodies one render call takes without allocating.
+    static let sysExPoolCapacity = 64 * 1024
+
     init(capacity: Int) {
         events = []
         events.reserveCapacity(capacity)
         sysExPool = []
-        sysExPool.reserveCapacity(64 * 1024)
+        sysExPool.reserveCapacity(Self.sysExPoolCapacity)
     }
 
     var isEmpty: Bool { head >= events.count }

@@ -224,6 +224,9 @@ public final class Synthesizer {
         scheduleSysEx(data.first == 0xF0 ? UnsafeBufferPointer(rebasing: data.dropFirst()) : data, atFrame: offset)
     }
 
+    /// Bytes of SysEx bodies the synthesizer takes between two render calls without allocating.
+    package static var sysExBytesPerRenderCall: Int { EventQueue.sysExPoolCapacity }
+
     private func scheduleSysEx(_ body: UnsafeBufferPointer<UInt8>, atFrame offset: Int) {
         // Copied straight from the caller's bytes into the preallocated pool, so a real-time
         // caller does not allocate while the pool has room.
