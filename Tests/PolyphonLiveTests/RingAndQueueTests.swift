@@ -115,11 +115,13 @@ struct RingAndQueueTests {
         #expect(ring.read(into: &out, count: 4) == 0)
     }
 
-    /// A producer and a consumer thread pass two million frames of a counting sequence through
-    /// a small ring: any lost, repeated or torn frame breaks the count.
+    /// A producer and a consumer thread pass half a million frames of a counting sequence
+    /// through a small ring (some two thousand trips round it): any lost, repeated or torn frame
+    /// breaks the count. Both loops spin on threads of their own, so the test holds no thread of
+    /// the cooperative pool that other tests wait for.
     @Test func stereoFramesPassBetweenTwoThreadsInOrder() async {
         let ring = SPSCRing<Float>(capacityFrames: 256)
-        let total = 2_000_000
+        let total = 500_000
         let producer = Thread {
             var left = [Float](repeating: 0, count: 97)
             var right = left
@@ -131,16 +133,24 @@ struct RingAndQueueTests {
                 sent += ring.write(left: left, right: right, count: n)
             }
         }
-        producer.start()
-        var received = 0
-        var errors = 0
-        var buffer = [Float](repeating: 0, count: 2 * 61)
-        while received < total {
-            let n = ring.read(into: &buffer, count: 61)
-            for i in 0..<n where buffer[2 * i] != Float(received + i) || buffer[2 * i + 1] != -Float(received + i) {
-                errors += 1
+        let (received, errors) = await withCheckedContinuation { (done: CheckedContinuation<(Int, Int), Never>) in
+            let consumer = Thread {
+                var received = 0
+                var errors = 0
+                var buffer = [Float](repeating: 0, count: 2 * 61)
+                // Against a hang (a lost frame would leave it waiting), not for speed.
+                let deadline = Date().addingTimeInterval(600)
+                while received < total && Date() < deadline {
+                    let n = ring.read(into: &buffer, count: 61)
+                    for i in 0..<n where buffer[2 * i] != Float(received + i) || buffer[2 * i + 1] != -Float(received + i) {
+                        errors += 1
+                    }
+                    received += n
+                }
+                done.resume(returning: (received, errors))
             }
-            received += n
+            consumer.start()
+            producer.start()
         }
         #expect(errors == 0)
         #expect(received == total)
