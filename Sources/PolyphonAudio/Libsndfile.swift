@@ -75,18 +75,10 @@ public final class Libsndfile: @unchecked Sendable {
 
     /// Loads the first of `candidates` that opens.
     static func load(candidates: [String]) throws -> Libsndfile {
-        let library: DynamicLibrary
-        do {
-            library = try DynamicLibrary(firstOf: candidates)
+        do throws(DynamicLibrary.LoadFailure) {
+            return try DynamicLibrary.load("libsndfile", from: candidates, as: Libsndfile.init(library:))
         } catch {
-            throw AudioFileError.libraryUnavailable(path: candidates.first ?? "libsndfile",
-                                                    reason: "libsndfile could not be loaded (\(error)); \(installAdvice)")
-        }
-        do {
-            return try Libsndfile(library: library)
-        } catch {
-            throw AudioFileError.libraryUnavailable(
-                path: library.path, reason: "\(library.path): \(error); is it libsndfile? \(installAdvice)")
+            throw AudioFileError.libraryUnavailable(path: error.path, reason: "\(error.message); \(installAdvice)")
         }
     }
 

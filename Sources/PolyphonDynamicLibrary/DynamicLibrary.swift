@@ -68,6 +68,35 @@ package final class DynamicLibrary: @unchecked Sendable {
 
     deinit { dlclose(handle) }
 
+    /// Why a wrapper could not be made: the library tried and one sentence naming it, for the
+    /// wrapper's own error (which adds how to install it).
+    package struct LoadFailure: Error, Hashable, Sendable {
+        /// The library that failed: the first candidate, or the one that opened but is wrong.
+        package var path: String
+        /// `libsndfile could not be loaded (…)`, or `PATH: sf_open is missing; is it libsndfile?`
+        package var message: String
+    }
+
+    /// Opens the first of `candidates` that loads and makes `make`'s wrapper of it, which looks
+    /// its functions up; `libraryName` (such as `libsndfile`) names it in a failure.
+    package static func load<Wrapper>(
+        _ libraryName: String, from candidates: [String],
+        as make: (DynamicLibrary) throws(Failure) -> Wrapper
+    ) throws(LoadFailure) -> Wrapper {
+        let library: DynamicLibrary
+        do {
+            library = try DynamicLibrary(firstOf: candidates)
+        } catch {
+            throw LoadFailure(path: candidates.first ?? libraryName,
+                              message: "\(libraryName) could not be loaded (\(error))")
+        }
+        do {
+            return try make(library)
+        } catch {
+            throw LoadFailure(path: library.path, message: "\(library.path): \(error); is it \(libraryName)?")
+        }
+    }
+
     /// The function `name`, as the C function type `type`.
     package func symbol<T>(_ name: String, as type: T.Type = T.self) throws(Failure) -> T {
         guard let address = dlsym(handle, name) else { throw .missingSymbol(name) }

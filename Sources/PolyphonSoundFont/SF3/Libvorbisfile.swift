@@ -82,18 +82,10 @@ public final class Libvorbisfile: @unchecked Sendable {
     public static func load(path: String? = nil) throws -> Libvorbisfile {
         let candidates = DynamicLibrary.candidates(path: path, environmentVariable: environmentVariable,
                                                    defaults: defaultCandidates)
-        let library: DynamicLibrary
-        do {
-            library = try DynamicLibrary(firstOf: candidates)
+        do throws(DynamicLibrary.LoadFailure) {
+            return try DynamicLibrary.load("libvorbisfile", from: candidates, as: Libvorbisfile.init(library:))
         } catch {
-            throw SampleDecodingError(kind: .libraryUnavailable(
-                "libvorbisfile could not be loaded (\(error)); \(installAdvice)"))
-        }
-        do {
-            return try Libvorbisfile(library: library)
-        } catch {
-            throw SampleDecodingError(kind: .libraryUnavailable(
-                "\(library.path): \(error); is it libvorbisfile? \(installAdvice)"))
+            throw SampleDecodingError(kind: .libraryUnavailable("\(error.message); \(installAdvice)"))
         }
     }
 
