@@ -120,7 +120,8 @@ let package = Package(
         // (Scripts/check-doc-snippets.py checks that the text and these files agree).
         .testTarget(name: "DocumentationSnippetTests",
                     dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
-                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonTestSupport"]),
+                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonBatch", "PolyphonWebKit",
+                                   "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",
