@@ -1,10 +1,5 @@
 #if !canImport(Darwin)
 import PolyphonDynamicLibrary
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// libpulse-simple (PulseAudio's blocking client API), loaded at run time with `dlopen`.
 final class Libpulse: @unchecked Sendable {
