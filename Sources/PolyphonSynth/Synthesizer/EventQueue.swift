@@ -33,11 +33,14 @@ struct EventQueue {
     /// System-exclusive bodies, copied in as they are scheduled.
     private(set) var sysExPool: [UInt8]
 
+    /// Bytes of system-exclusive bodies one render call takes without allocating.
+    static let sysExPoolCapacity = 64 * 1024
+
     init(capacity: Int) {
         events = []
         events.reserveCapacity(capacity)
         sysExPool = []
-        sysExPool.reserveCapacity(64 * 1024)
+        sysExPool.reserveCapacity(Self.sysExPoolCapacity)
     }
 
     var isEmpty: Bool { head >= events.count }
@@ -54,7 +57,7 @@ struct EventQueue {
 
     /// Copies a system-exclusive body (straight from the caller's bytes, no intermediate
     /// array) into the pool; returns where it lies.
-    mutating func storeSysEx(_ body: ArraySlice<UInt8>) -> (start: Int32, length: Int32) {
+    mutating func storeSysEx(_ body: UnsafeBufferPointer<UInt8>) -> (start: Int32, length: Int32) {
         let start = sysExPool.count
         sysExPool.append(contentsOf: body)
         return (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: body.count))

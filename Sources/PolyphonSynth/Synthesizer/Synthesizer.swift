@@ -209,7 +209,7 @@ public final class Synthesizer {
         case .pitchBend(let c, let value):
             schedule(.pitchBend(channel: channel(c), value: value & 0x3FFF), atFrame: offset)
         case .systemExclusive(let body):
-            scheduleSysEx(body[...], atFrame: offset)
+            body.withUnsafeBufferPointer { scheduleSysEx($0, atFrame: offset) }
         case .sysExContinuation, .meta:
             break
         }
@@ -229,10 +229,21 @@ public final class Synthesizer {
     /// MIDI Tuning Standard message (``MIDITuningMessage``; dump requests are answered through
     /// ``takeSystemExclusiveReplies(_:)``).
     public func sendMIDISysExEvent(_ data: [UInt8], atFrame offset: Int = 0) {
-        scheduleSysEx(data.first == 0xF0 ? data[1...] : data[...], atFrame: offset)
+        data.withUnsafeBufferPointer { sendMIDISysExEvent($0, atFrame: offset) }
     }
 
-    private func scheduleSysEx(_ body: ArraySlice<UInt8>, atFrame offset: Int) {
+    /// A system-exclusive message read in place from the caller's memory (a device's or a
+    /// queue's buffer), with or without the leading F0 / trailing F7. The bytes are copied
+    /// into storage the synthesizer reserves up front (64 KiB a render call), so a real-time
+    /// caller allocates nothing.
+    public func sendMIDISysExEvent(_ data: UnsafeBufferPointer<UInt8>, atFrame offset: Int = 0) {
+        scheduleSysEx(data.first == 0xF0 ? UnsafeBufferPointer(rebasing: data.dropFirst()) : data, atFrame: offset)
+    }
+
+    /// Bytes of SysEx bodies the synthesizer takes between two render calls without allocating.
+    package static var sysExBytesPerRenderCall: Int { EventQueue.sysExPoolCapacity }
+
+    private func scheduleSysEx(_ body: UnsafeBufferPointer<UInt8>, atFrame offset: Int) {
         // Copied straight from the caller's bytes into the preallocated pool, so a real-time
         // caller does not allocate while the pool has room.
         let (start, length) = queue.storeSysEx(body)
