@@ -40,26 +40,39 @@ let package = Package(
         // SFZ text → instrument model: the reader (#define, #include), opcodes and their aliases,
         // inheritance, regions; files reached through a file-system protocol.
         .target(name: "PolyphonSFZCore"),
+        // Elementary functions in IEEE arithmetic only: the same bits on every platform (the
+        // built-in bank's samples) and a libm where there is none (the engine on WebAssembly).
+        .target(name: "PolyphonMath"),
         // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects.
-        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore"]),
+        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore", "PolyphonMath"]),
         // Native layers on top: files (and re-exports of the cores).
         .target(name: "PolyphonMIDI", dependencies: ["PolyphonMIDICore"]),
         // Memory-mapped banks, SF3 decoding (libvorbisfile at run time), DLS, plist sample banks,
         // bank discovery.
-        .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore"]),
+        .target(name: "PolyphonSoundFont", dependencies: ["PolyphonSoundFontCore", "PolyphonDynamicLibrary"]),
         // SFZ instruments from disk: case-insensitive paths, samples decoded lazily through
         // PolyphonAudio's readers and shared by every synthesizer.
         .target(name: "PolyphonSFZ", dependencies: ["PolyphonSFZCore", "PolyphonSoundFont", "PolyphonAudio"]),
         // The General MIDI bank generated in code: a sound-design program, not a file format.
-        .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont"]),
+        .target(name: "PolyphonBuiltInBank", dependencies: ["PolyphonSoundFont", "PolyphonMath"]),
+        // The lock-free single-producer single-consumer ring that carries everything crossing a
+        // real-time thread: the player's commands and callbacks, live audio frames, live MIDI.
+        // Below both native layers that need it (PolyphonPlayback, PolyphonLive), so the module
+        // graph stays one-way; not in the portable core, which has no atomics.
+        .target(name: "PolyphonLockFree", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
+        // C libraries opened at run time (libsndfile, libvorbisfile, libasound, libpulse-simple), so
+        // that building needs none of their -dev packages.
+        .target(name: "PolyphonDynamicLibrary"),
         // Sinks: audio file writers/readers, run-time loaded codecs.
-        .target(name: "PolyphonAudio", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
-        // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time.
-        .target(name: "PolyphonLive", dependencies: ["PolyphonAudio", "PolyphonMIDI",
+        .target(name: "PolyphonAudio", dependencies: ["PolyphonDynamicLibrary", .product(name: "Atomics", package: "swift-atomics")]),
+        // Live: audio devices (PulseAudio, ALSA, Core Audio) and MIDI input, loaded at run time,
+        // and the synthesizer played live from them.
+        .target(name: "PolyphonLive", dependencies: ["PolyphonAudio", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth",
+                                                     "PolyphonLockFree", "PolyphonDynamicLibrary",
                                                      .product(name: "Atomics", package: "swift-atomics")]),
         // Time: scheduling MIDI onto frames, the offline renderer.
         .target(name: "PolyphonPlayback",
-                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
+                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonLockFree",
                                .product(name: "Atomics", package: "swift-atomics")]),
         // A corpus rendered on every core: inputs, costliest-first schedule, resume, report, shards.
         .target(name: "PolyphonBatch",
@@ -99,13 +112,14 @@ let package = Package(
                     dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonMIDI", "PolyphonMIDICore",
                                    "PolyphonAudio", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonBuiltInBankTests",
-                    dependencies: ["PolyphonBuiltInBank", "PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore",
+                    dependencies: ["PolyphonBuiltInBank", "PolyphonMath", "PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore",
                                    "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSFZTests",
                     dependencies: ["PolyphonSFZ", "PolyphonSFZCore", "PolyphonAudio", "PolyphonSoundFont", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
-        .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonMIDI", "PolyphonTestSupport"]),
+        .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonLockFree", "PolyphonMIDI", "PolyphonSoundFont",
+                                                             "PolyphonSynth", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonPlaybackTests",
                     dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),

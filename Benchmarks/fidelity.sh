@@ -8,11 +8,13 @@
 #
 #   bash Benchmarks/fidelity.sh [BANK…]        # default: FluidR3_GM and MuseScore_General
 #   SONGS=DIR EFFECTS="off on" FLUIDSYNTH=/path/to/fluidsynth bash Benchmarks/fidelity.sh
-#   BLOCKS=yes bash Benchmarks/fidelity.sh      # the aligned renders also --fluidsynth-blocks
+#   BLOCKS=no bash Benchmarks/fidelity.sh       # the aligned renders without --fluidsynth-compatible
 #
-# With BLOCKS=yes the aligned column also times envelopes, LFO delays and resonant filter
-# sweeps in FluidSynth's 64-frame blocks (`--fluidsynth-blocks`, FluidSynth 2.6's rules), so it
-# measures what is left once FluidSynth's control-rate timing is matched as well.
+# The aligned column is rendered with --fluidsynth-compatible (pitch in FluidSynth's whole
+# cents; envelopes, LFO delays and resonant filter sweeps timed in its 64-frame blocks, 2.6's
+# rules), so it measures what is left once FluidSynth's control-rate choices are matched as
+# well; BLOCKS=no leaves them to the SoundFont text (exact pitch and times). The exact-timing
+# column is always Polyphon's default.
 #
 # Needs fluidsynth, fluid-soundfont-gm, musescore-general-soundfont-small and
 # planetblupi-music-midi (Debian packages).
@@ -22,7 +24,7 @@ songs="${SONGS:-/usr/share/planetblupi/music}"
 effects="${EFFECTS:-off on}"
 fluidsynth="${FLUIDSYNTH:-fluidsynth}"
 aligned=(--align-to-fluidsynth)
-[ "${BLOCKS:-no}" = yes ] && aligned+=(--fluidsynth-blocks)
+[ "${BLOCKS:-yes}" = yes ] && aligned+=(--fluidsynth-compatible)
 banks=("$@")
 [ ${#banks[@]} -gt 0 ] || banks=(/usr/share/sounds/sf2/FluidR3_GM.sf2 /usr/share/sounds/sf3/MuseScore_General.sf3)
 swift build -c release --product polyphon >&2
@@ -33,7 +35,7 @@ field() { sed -E "s/.*\"$1\": ([-0-9.]+).*/\1/"; }
 for bank in "${banks[@]}"; do
     for fx in $effects; do
         echo
-        echo "$(basename "$bank"), effects $fx, against $("$fluidsynth" --version | head -1)${BLOCKS:+ (BLOCKS=$BLOCKS)}:"
+        echo "$(basename "$bank"), effects $fx, against $("$fluidsynth" --version | head -1), aligned renders --fluidsynth-compatible: ${BLOCKS:-yes}:"
         echo
         echo "| file | level dB | spectral distance dB | envelope r | exact timing: level / distance / r |"
         echo "|---|---|---|---|---|"

@@ -85,23 +85,14 @@ private func makeSynthesizer(_ sampleRate: Double, _ bank: SoundFont, _ options:
     return Int32(synthesizers.count - 1)
 }
 
-/// Sends one MIDI message (`count` bytes: a channel message, or a SysEx with or without its
-/// F0/F7) to sound `frameOffset` frames into the next render call. Returns 0, or −1 when the
-/// bytes are no message the synthesizer takes.
+/// Sends one complete MIDI message (`count` bytes: a channel voice message, or a SysEx from F0
+/// to F7, as Web MIDI delivers them) to sound `frameOffset` frames into the next render call.
+/// Returns 0, or −1 when the bytes are not one such message (``MIDIMessage/init(bytes:)``).
 @_cdecl("polyphon_send")
 public func polyphonSend(_ handle: Int32, _ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ frameOffset: Int32) -> Int32 {
-    guard let synth = synthesizer(handle), let bytes, count > 0 else { return -1 }
-    let message = UnsafeBufferPointer(start: bytes, count: Int(count))
-    let offset = Int(max(0, frameOffset))
-    let status = message[0]
-    if status == 0xF0 || status < 0x80 {
-        synth.sendMIDISysExEvent(Array(message), atFrame: offset)
-        return 0
-    }
-    guard status < 0xF0 else { return -1 }
-    let data1 = count > 1 ? message[1] : 0, data2 = count > 2 ? message[2] : 0
-    guard data1 < 0x80, data2 < 0x80 else { return -1 }
-    synth.sendMIDIEvent(status, data1: data1, data2: data2, atFrame: offset)
+    guard let synth = synthesizer(handle), let bytes, count > 0,
+          let message = try? MIDIMessage(bytes: UnsafeBufferPointer(start: bytes, count: Int(count))) else { return -1 }
+    synth.send(message, atFrame: Int(max(0, frameOffset)))
     return 0
 }
 

@@ -9,8 +9,10 @@
 // --repeat N: every measurement is taken N times, alternating the two renderers, and the best
 // time of each is kept (machine noise only ever adds time); peak memory is the largest seen.
 // Polyphon plays each song with its events where FluidSynth's file player plays them
-// (`render --align-to-fluidsynth`), so the fidelity columns measure synthesis, not FluidSynth's
-// event timing; --exact-timing renders with Polyphon's own sample-accurate timing instead.
+// (`render --align-to-fluidsynth`) and with FluidSynth's whole-cent pitch and block-timed
+// envelopes (`--fluidsynth-compatible`), so the fidelity columns measure synthesis, not
+// FluidSynth's event timing; --exact-timing renders with Polyphon's own sample-accurate timing
+// and exact pitch (its defaults) instead.
 // --picture-cost: only what a render picture adds per minute of audio, on the songs
 // (PictureCost.swift).
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
@@ -131,6 +133,7 @@ var config = SynthesizerConfiguration()
 config.interpolation = .cubic
 config.reverbEnabled = args.effects
 config.chorusEnabled = args.effects
+config.fluidSynthCompatible = !args.exactTiming
 
 // (a) Sustained notes: 48 string-ensemble notes held for 10 s (looped samples).
 do {
@@ -217,7 +220,7 @@ else {
         let midi = args.exactTiming ? file : ((try? file.alignedToFluidSynthDispatch(sampleRate: Int(args.rate))) ?? file)
         let out = tmp + "/p.wav"
         var polyArgs = ["render", path, "-s", args.soundfont, "-o", out, "-q", "--rate", String(Int(args.rate))]
-        if !args.exactTiming { polyArgs.append("--align-to-fluidsynth") }
+        if !args.exactTiming { polyArgs += ["--align-to-fluidsynth", "--fluidsynth-compatible"] }
         if !args.effects { polyArgs += ["--no-reverb", "--no-chorus"] }
         var pt = Double.infinity, prss = 0, duration = 0.0
         var fluidBest: (time: Double, rss: Int)?

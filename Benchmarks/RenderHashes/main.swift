@@ -3,9 +3,11 @@
 // refactoring of the engine that must not change the sound compares these lines before and
 // after (`diff`): any changed bit anywhere changes the hash.
 //
-//   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--jobs N] > hashes.txt
+//   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--fluidsynth-compatible]
+//                                      [--jobs N] > hashes.txt
 //
-// --quick renders the first 60 s of each song only. Lines are sorted, so runs with different
+// --quick renders the first 60 s of each song only; --fluidsynth-compatible renders with
+// `SynthesizerConfiguration.fluidSynthCompatible` on. Lines are sorted, so runs with different
 // --jobs compare equal.
 import Foundation
 import PolyphonMIDI
@@ -16,6 +18,7 @@ import PolyphonSynth
 var songsDir = "/usr/share/planetblupi/music"
 var banks: [String] = []
 var quick = false
+var fluidSynthCompatible = false
 var jobs = ProcessInfo.processInfo.activeProcessorCount
 var it = CommandLine.arguments.dropFirst().makeIterator()
 while let a = it.next() {
@@ -23,6 +26,7 @@ while let a = it.next() {
     case "--songs": songsDir = it.next() ?? songsDir
     case "--bank": if let b = it.next() { banks.append(b) }
     case "--quick": quick = true
+    case "--fluidsynth-compatible": fluidSynthCompatible = true
     case "--jobs": jobs = max(1, Int(it.next() ?? "") ?? jobs)
     default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!); exit(64)
     }
@@ -60,6 +64,7 @@ let loadedBanks = try banks.map { try SoundFont(contentsOf: $0) }
 nonisolated(unsafe) let bankByPath = Dictionary(uniqueKeysWithValues: zip(banks, loadedBanks))
 nonisolated(unsafe) let files = try Dictionary(uniqueKeysWithValues: songs.map { ($0, try MIDIFile(contentsOfFile: songsDir + "/" + $0)) })
 nonisolated(unsafe) let quickRun = quick
+nonisolated(unsafe) let compatible = fluidSynthCompatible
 nonisolated(unsafe) let jobMatrix = matrix
 
 final class Results: @unchecked Sendable {
@@ -78,6 +83,7 @@ nonisolated(unsafe) var cursor = 0
     options.synthesizer.reverbEnabled = job.effects
     options.synthesizer.chorusEnabled = job.effects
     if quickRun { options.endAtLastEvent = true }
+    options.synthesizer.fluidSynthCompatible = compatible
     var hash: UInt64 = 0xcbf29ce484222325
     var frames: Int64 = 0
     let limit: Int64 = quickRun ? 60 * 44100 : .max

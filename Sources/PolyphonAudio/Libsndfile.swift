@@ -1,3 +1,4 @@
+import PolyphonDynamicLibrary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -37,7 +38,7 @@ public final class Libsndfile: @unchecked Sendable {
     /// The library's own version string, such as `"libsndfile-1.2.0"`.
     public let version: String
 
-    private let handle: UnsafeMutableRawPointer
+    private let library: DynamicLibrary
     // The C signatures, with sf_count_t as Int64, SNDFILE* as OpaquePointer and SF_INFO* as a
     // raw pointer to an ``SFInfo`` (a Swift struct cannot appear in a C function type).
     typealias OpenFunction = @convention(c) (UnsafePointer<CChar>, Int32, UnsafeMutableRawPointer) -> OpaquePointer?
@@ -63,31 +64,22 @@ public final class Libsndfile: @unchecked Sendable {
     /// - Throws: ``AudioFileError/libraryUnavailable(path:reason:)`` whose `path` is the library
     ///   tried and whose reason tells how to install it.
     public static func load(path: String? = nil) throws -> Libsndfile {
-        let override = getenv(environmentVariable).map { String(cString: $0) }
-        return try load(candidates: candidates(path: path, environmentOverride: override))
+        try load(candidates: DynamicLibrary.candidates(path: path, environmentVariable: environmentVariable,
+                                                       defaults: defaultCandidates))
     }
 
     /// The names to try: an explicit path, else a non-empty override, else the defaults.
     static func candidates(path: String?, environmentOverride: String?) -> [String] {
-        if let path { return [path] }
-        if let environmentOverride, !environmentOverride.isEmpty { return [environmentOverride] }
-        return defaultCandidates
+        DynamicLibrary.candidates(path: path, environmentOverride: environmentOverride, defaults: defaultCandidates)
     }
 
     /// Loads the first of `candidates` that opens.
     static func load(candidates: [String]) throws -> Libsndfile {
-        var firstFailure = ""
-        for candidate in candidates {
-            if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
-                return try Libsndfile(handle: handle, libraryPath: candidate)
-            }
-            if firstFailure.isEmpty {
-                firstFailure = dlerror().map { String(cString: $0) } ?? "\(candidate) not found"
-            }
+        do throws(DynamicLibrary.LoadFailure) {
+            return try DynamicLibrary.load("libsndfile", from: candidates, as: Libsndfile.init(library:))
+        } catch {
+            throw AudioFileError.libraryUnavailable(path: error.path, reason: "\(error.message); \(installAdvice)")
         }
-        throw AudioFileError.libraryUnavailable(
-            path: candidates.first ?? "libsndfile",
-            reason: "libsndfile could not be loaded (\(firstFailure)); \(installAdvice)")
     }
 
     /// Loads libsndfile (as ``load(path:)`` does), reporting a failure against the audio file
@@ -100,29 +92,19 @@ public final class Libsndfile: @unchecked Sendable {
         }
     }
 
-    private init(handle: UnsafeMutableRawPointer, libraryPath: String) throws {
-        func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let address = dlsym(handle, name) else {
-                dlclose(handle)
-                throw AudioFileError.libraryUnavailable(
-                    path: libraryPath, reason: "\(libraryPath) has no \(name); is it libsndfile? \(Libsndfile.installAdvice)")
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        self.handle = handle
-        self.libraryPath = libraryPath
-        sfOpen = try symbol("sf_open", as: OpenFunction.self)
-        sfWritefFloat = try symbol("sf_writef_float", as: WriteFloatFunction.self)
-        sfReadfFloat = try symbol("sf_readf_float", as: ReadFloatFunction.self)
-        sfClose = try symbol("sf_close", as: CloseFunction.self)
-        sfStrerror = try symbol("sf_strerror", as: ErrorStringFunction.self)
-        sfCommand = try symbol("sf_command", as: CommandFunction.self)
-        sfFormatCheck = try symbol("sf_format_check", as: FormatCheckFunction.self)
-        let versionFunction = try symbol("sf_version_string", as: VersionFunction.self)
+    private init(library: DynamicLibrary) throws(DynamicLibrary.Failure) {
+        self.library = library
+        libraryPath = library.path
+        sfOpen = try library.symbol("sf_open")
+        sfWritefFloat = try library.symbol("sf_writef_float")
+        sfReadfFloat = try library.symbol("sf_readf_float")
+        sfClose = try library.symbol("sf_close")
+        sfStrerror = try library.symbol("sf_strerror")
+        sfCommand = try library.symbol("sf_command")
+        sfFormatCheck = try library.symbol("sf_format_check")
+        let versionFunction = try library.symbol("sf_version_string", as: VersionFunction.self)
         version = versionFunction().map { String(cString: $0) } ?? "libsndfile (unknown version)"
     }
-
-    deinit { dlclose(handle) }
 
     /// libsndfile's message for the last error on `file` (or of the last failed `sf_open`).
     func lastError(_ file: OpaquePointer?) -> String {

@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// An RBJ biquad (Robert Bristow-Johnson's cookbook) for shaping noise in the one-shots.

@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// e^−x for x ≥ 0 from a table (step 1/128, linear interpolation, error below 1e-5 of the

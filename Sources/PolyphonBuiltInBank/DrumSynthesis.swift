@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// The one-shot samples of the standard drum kit, each written in the time domain from the

@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// Two-operator FM (carrier and modulator at integer multiples of the loop's bin frequency) with

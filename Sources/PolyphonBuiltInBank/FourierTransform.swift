@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// A radix-2 complex FFT of one power-of-two size, used backwards to turn a designed spectrum

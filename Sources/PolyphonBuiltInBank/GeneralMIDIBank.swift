@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 extension SoundFont {

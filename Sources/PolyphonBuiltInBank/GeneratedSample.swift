@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// One synthesized sample before it is stored in the bank: points in floating point, the loop

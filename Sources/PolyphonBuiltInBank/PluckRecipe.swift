@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// A Karplus-Strong plucked string: a delay line of one period fed back through a loss filter.

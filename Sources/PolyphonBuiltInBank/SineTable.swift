@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// A 4096-point sine table with linear interpolation, for the time-domain one-shots (drums,

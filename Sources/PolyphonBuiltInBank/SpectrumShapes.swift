@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// Harmonic amplitude shapes shared by the built-in timbres.

@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// A recipe for the samples of one sound, rendered once per root key and shared by every

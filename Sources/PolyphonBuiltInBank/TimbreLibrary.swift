@@ -1,3 +1,4 @@
+import PolyphonMath
 import PolyphonSoundFont
 
 /// The named timbres of the built-in bank. Each is rendered once (one sample per root key) and

@@ -1,6 +1,7 @@
 #if canImport(AudioToolbox)
 import AudioToolbox
 import Atomics
+import PolyphonLockFree
 
 /// Plays through CoreAudio's default output with an `AudioQueue` (macOS and iOS).
 ///
@@ -20,7 +21,7 @@ public final class CoreAudioOutput: AudioOutput, @unchecked Sendable {
     public let periodFrames: Int
     public let bufferFrames: Int
 
-    private let ring: SampleRing
+    private let ring: SPSCRing<Float>
     private let underruns = ManagedAtomic<Int>(0)
     private var reportedUnderruns = 0
     private var queue: AudioQueueRef?
@@ -32,7 +33,7 @@ public final class CoreAudioOutput: AudioOutput, @unchecked Sendable {
         sampleRate = settings.sampleRate
         periodFrames = settings.periodFrames
         bufferFrames = periodFrames * Self.bufferCount
-        ring = SampleRing(capacityFrames: 4 * periodFrames)
+        ring = SPSCRing(capacityFrames: 4 * periodFrames)
         var format = AudioStreamBasicDescription(
             mSampleRate: settings.sampleRate, mFormatID: kAudioFormatLinearPCM,
             mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,

@@ -1,4 +1,5 @@
 #if !canImport(Darwin)
+import PolyphonDynamicLibrary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -50,76 +51,63 @@ final class Libasound: @unchecked Sendable {
     let deviceNameGetHint: @convention(c) (UnsafeRawPointer, UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?
     let deviceNameFreeHint: @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> Int32
 
-    private let handle: UnsafeMutableRawPointer
+    private let library: DynamicLibrary
 
     /// The library, loaded once per process.
-    static func shared() throws(AudioOutputError) -> Libasound {
-        switch loaded {
-        case .success(let library): return library
-        case .failure(let error): throw error
-        }
-    }
+    static func shared() throws(AudioOutputError) -> Libasound { try loaded.get() }
 
     private static let loaded: Result<Libasound, AudioOutputError> = {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(.libraryUnavailable(backend: "alsa", library: libraryName,
-                                                advice: "\(reason); \(installAdvice)"))
-        }
-        do throws(AudioOutputError) {
-            return .success(try Libasound(handle: handle))
+        do throws(DynamicLibrary.Failure) {
+            return .success(try Libasound(library: DynamicLibrary(firstOf: [libraryName])))
         } catch {
-            dlclose(handle)
-            return .failure(error)
+            return .failure(unavailable(error))
         }
     }()
 
-    /// Looks up one function; a missing one means an unexpected library.
-    static func symbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String, as type: T.Type) throws(AudioOutputError) -> T {
-        guard let address = dlsym(handle, name) else {
-            throw .libraryUnavailable(backend: "alsa", library: libraryName,
-                                      advice: "it has no \(name); \(installAdvice)")
-        }
-        return unsafeBitCast(address, to: type)
-    }
-
-    private init(handle: UnsafeMutableRawPointer) throws(AudioOutputError) {
-        self.handle = handle
-        func f<T>(_ name: String) throws(AudioOutputError) -> T { try Libasound.symbol(handle, name, as: T.self) }
-        pcmOpen = try f("snd_pcm_open")
-        pcmClose = try f("snd_pcm_close")
-        pcmPrepare = try f("snd_pcm_prepare")
-        pcmDrain = try f("snd_pcm_drain")
-        pcmWritei = try f("snd_pcm_writei")
-        pcmRecover = try f("snd_pcm_recover")
-        hwParamsMalloc = try f("snd_pcm_hw_params_malloc")
-        hwParamsFree = try f("snd_pcm_hw_params_free")
-        hwParamsAny = try f("snd_pcm_hw_params_any")
-        hwParamsSetAccess = try f("snd_pcm_hw_params_set_access")
-        hwParamsSetFormat = try f("snd_pcm_hw_params_set_format")
-        hwParamsSetChannels = try f("snd_pcm_hw_params_set_channels")
-        hwParamsSetRateResample = try f("snd_pcm_hw_params_set_rate_resample")
-        hwParamsSetRateNear = try f("snd_pcm_hw_params_set_rate_near")
-        hwParamsSetPeriodSizeNear = try f("snd_pcm_hw_params_set_period_size_near")
-        hwParamsSetBufferSizeNear = try f("snd_pcm_hw_params_set_buffer_size_near")
-        hwParams = try f("snd_pcm_hw_params")
-        hwParamsGetPeriodSize = try f("snd_pcm_hw_params_get_period_size")
-        hwParamsGetBufferSize = try f("snd_pcm_hw_params_get_buffer_size")
-        swParamsMalloc = try f("snd_pcm_sw_params_malloc")
-        swParamsFree = try f("snd_pcm_sw_params_free")
-        swParamsCurrent = try f("snd_pcm_sw_params_current")
-        swParamsSetStartThreshold = try f("snd_pcm_sw_params_set_start_threshold")
-        swParamsSetAvailMin = try f("snd_pcm_sw_params_set_avail_min")
-        swParams = try f("snd_pcm_sw_params")
-        strerror = try f("snd_strerror")
-        deviceNameHint = try f("snd_device_name_hint")
-        deviceNameGetHint = try f("snd_device_name_get_hint")
-        deviceNameFreeHint = try f("snd_device_name_free_hint")
+    private init(library: DynamicLibrary) throws(DynamicLibrary.Failure) {
+        self.library = library
+        pcmOpen = try library.symbol("snd_pcm_open")
+        pcmClose = try library.symbol("snd_pcm_close")
+        pcmPrepare = try library.symbol("snd_pcm_prepare")
+        pcmDrain = try library.symbol("snd_pcm_drain")
+        pcmWritei = try library.symbol("snd_pcm_writei")
+        pcmRecover = try library.symbol("snd_pcm_recover")
+        hwParamsMalloc = try library.symbol("snd_pcm_hw_params_malloc")
+        hwParamsFree = try library.symbol("snd_pcm_hw_params_free")
+        hwParamsAny = try library.symbol("snd_pcm_hw_params_any")
+        hwParamsSetAccess = try library.symbol("snd_pcm_hw_params_set_access")
+        hwParamsSetFormat = try library.symbol("snd_pcm_hw_params_set_format")
+        hwParamsSetChannels = try library.symbol("snd_pcm_hw_params_set_channels")
+        hwParamsSetRateResample = try library.symbol("snd_pcm_hw_params_set_rate_resample")
+        hwParamsSetRateNear = try library.symbol("snd_pcm_hw_params_set_rate_near")
+        hwParamsSetPeriodSizeNear = try library.symbol("snd_pcm_hw_params_set_period_size_near")
+        hwParamsSetBufferSizeNear = try library.symbol("snd_pcm_hw_params_set_buffer_size_near")
+        hwParams = try library.symbol("snd_pcm_hw_params")
+        hwParamsGetPeriodSize = try library.symbol("snd_pcm_hw_params_get_period_size")
+        hwParamsGetBufferSize = try library.symbol("snd_pcm_hw_params_get_buffer_size")
+        swParamsMalloc = try library.symbol("snd_pcm_sw_params_malloc")
+        swParamsFree = try library.symbol("snd_pcm_sw_params_free")
+        swParamsCurrent = try library.symbol("snd_pcm_sw_params_current")
+        swParamsSetStartThreshold = try library.symbol("snd_pcm_sw_params_set_start_threshold")
+        swParamsSetAvailMin = try library.symbol("snd_pcm_sw_params_set_avail_min")
+        swParams = try library.symbol("snd_pcm_sw_params")
+        strerror = try library.symbol("snd_strerror")
+        deviceNameHint = try library.symbol("snd_device_name_hint")
+        deviceNameGetHint = try library.symbol("snd_device_name_get_hint")
+        deviceNameFreeHint = try library.symbol("snd_device_name_free_hint")
     }
 
     /// Looks up a further function (the sequencer's), for ``ALSASequencerInput``.
     func symbol<T>(_ name: String, as type: T.Type) throws(AudioOutputError) -> T {
-        try Libasound.symbol(handle, name, as: type)
+        do throws(DynamicLibrary.Failure) {
+            return try library.symbol(name, as: type)
+        } catch {
+            throw Self.unavailable(error)
+        }
+    }
+
+    private static func unavailable(_ failure: DynamicLibrary.Failure) -> AudioOutputError {
+        .libraryUnavailable(backend: "alsa", library: libraryName, advice: "\(failure); \(installAdvice)")
     }
 
     /// ALSA's text for a negative error code.

@@ -1,9 +1,5 @@
 #if !canImport(Darwin)
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import PolyphonDynamicLibrary
 
 /// libpulse-simple (PulseAudio's blocking client API), loaded at run time with `dlopen`.
 final class Libpulse: @unchecked Sendable {
@@ -21,50 +17,27 @@ final class Libpulse: @unchecked Sendable {
     let simpleFree: @convention(c) (OpaquePointer) -> Void
     let strerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
 
-    static func shared() throws(AudioOutputError) -> Libpulse {
-        switch loaded {
-        case .success(let library): return library
-        case .failure(let error): throw error
-        }
-    }
+    static func shared() throws(AudioOutputError) -> Libpulse { try loaded.get() }
 
     private static let loaded: Result<Libpulse, AudioOutputError> = {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(.libraryUnavailable(backend: "pulse", library: libraryName,
-                                                advice: "\(reason); \(installAdvice)"))
-        }
-        func f<T>(_ name: String) throws(AudioOutputError) -> T {
-            // dlsym on the handle also searches libpulse.so.0, which pa_strerror lives in.
-            guard let address = dlsym(handle, name) else {
-                throw .libraryUnavailable(backend: "pulse", library: libraryName, advice: "it has no \(name); \(installAdvice)")
-            }
-            return unsafeBitCast(address, to: T.self)
-        }
-        do throws(AudioOutputError) {
-            return .success(try Libpulse(simpleNew: f("pa_simple_new"), simpleWrite: f("pa_simple_write"),
-                                         simpleDrain: f("pa_simple_drain"), simpleGetLatency: f("pa_simple_get_latency"),
-                                         simpleFree: f("pa_simple_free"), strerror: f("pa_strerror")))
+        do throws(DynamicLibrary.Failure) {
+            return .success(try Libpulse(library: DynamicLibrary(firstOf: [libraryName])))
         } catch {
-            dlclose(handle)
-            return .failure(error)
+            return .failure(.libraryUnavailable(backend: "pulse", library: libraryName, advice: "\(error); \(installAdvice)"))
         }
     }()
 
-    private init(simpleNew: @escaping @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>?,
-                                                     UnsafePointer<CChar>, UnsafeRawPointer, UnsafeRawPointer?, UnsafeRawPointer?,
-                                                     UnsafeMutablePointer<Int32>?) -> OpaquePointer?,
-                 simpleWrite: @escaping @convention(c) (OpaquePointer, UnsafeRawPointer, Int, UnsafeMutablePointer<Int32>?) -> Int32,
-                 simpleDrain: @escaping @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>?) -> Int32,
-                 simpleGetLatency: @escaping @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>?) -> UInt64,
-                 simpleFree: @escaping @convention(c) (OpaquePointer) -> Void,
-                 strerror: @escaping @convention(c) (Int32) -> UnsafePointer<CChar>?) {
-        self.simpleNew = simpleNew
-        self.simpleWrite = simpleWrite
-        self.simpleDrain = simpleDrain
-        self.simpleGetLatency = simpleGetLatency
-        self.simpleFree = simpleFree
-        self.strerror = strerror
+    private let library: DynamicLibrary
+
+    private init(library: DynamicLibrary) throws(DynamicLibrary.Failure) {
+        self.library = library
+        simpleNew = try library.symbol("pa_simple_new")
+        simpleWrite = try library.symbol("pa_simple_write")
+        simpleDrain = try library.symbol("pa_simple_drain")
+        simpleGetLatency = try library.symbol("pa_simple_get_latency")
+        simpleFree = try library.symbol("pa_simple_free")
+        // dlsym on the handle also searches libpulse.so.0, which pa_strerror lives in.
+        strerror = try library.symbol("pa_strerror")
     }
 
     func message(_ code: Int32) -> String {

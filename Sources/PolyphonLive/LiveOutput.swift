@@ -1,4 +1,5 @@
 import Atomics
+import PolyphonLockFree
 
 /// Plays what a render callback produces, in real time, through an ``AudioOutput``.
 ///
@@ -32,7 +33,7 @@ public final class LiveOutput: @unchecked Sendable {
     /// The device's sample rate: render at this rate.
     public var sampleRate: Double { output.sampleRate }
 
-    private let ring: SampleRing
+    private let ring: SPSCRing<Float>
     private let left: UnsafeMutablePointer<Float>
     private let right: UnsafeMutablePointer<Float>
     private let period: UnsafeMutablePointer<Float>
@@ -61,7 +62,7 @@ public final class LiveOutput: @unchecked Sendable {
     public init(output: any AudioOutput, blockFrames: Int? = nil, ringPeriods: Int = 4) {
         self.output = output
         self.blockFrames = max(1, blockFrames ?? output.periodFrames)
-        ring = SampleRing(capacityFrames: max(ringPeriods, 2) * max(output.periodFrames, self.blockFrames))
+        ring = SPSCRing(capacityFrames: max(ringPeriods, 2) * max(output.periodFrames, self.blockFrames))
         left = .allocate(capacity: self.blockFrames)
         right = .allocate(capacity: self.blockFrames)
         left.initialize(repeating: 0, count: self.blockFrames)

@@ -111,35 +111,4 @@ public enum MIDIMessage: Sendable, Hashable {
             return []
         }
     }
-
-    /// The number of data bytes that follow a channel status byte (high nibble `0x8`…`0xE`).
-    public static func dataByteCount(forStatus status: UInt8) -> Int {
-        switch status & 0xF0 {
-        case 0xC0, 0xD0: return 1
-        default: return 2
-        }
-    }
-
-    /// Builds a channel voice message from its status byte and data bytes (already checked to
-    /// be below 0x80 by the reader).
-    init(status: UInt8, data1: UInt8, data2: UInt8) {
-        let channel = status & 0x0F
-        switch status & 0xF0 {
-        case 0x80: self = .noteOff(channel: channel, note: data1, velocity: data2)
-        case 0x90: self = .noteOn(channel: channel, note: data1, velocity: data2)
-        case 0xA0: self = .polyphonicKeyPressure(channel: channel, note: data1, pressure: data2)
-        case 0xB0: self = .controlChange(channel: channel, controller: data1, value: data2)
-        case 0xC0: self = .programChange(channel: channel, program: data1)
-        case 0xD0: self = .channelPressure(channel: channel, pressure: data1)
-        default: self = .pitchBend(channel: channel, value: UInt16(data1) | UInt16(data2) << 7)
-        }
-    }
-
-    /// The channel voice message a status byte (`0x80`…`0xEF`, channel in the low nibble) and
-    /// its data bytes make, as they arrive from a device or a raw stream; nil for any other
-    /// status. Data bytes are 7-bit: higher bits are ignored, as on the wire.
-    public init?(channelVoiceStatus status: UInt8, data1: UInt8, data2: UInt8 = 0) {
-        guard status >= 0x80 && status < 0xF0 else { return nil }
-        self.init(status: status, data1: data1 & 0x7F, data2: data2 & 0x7F)
-    }
 }

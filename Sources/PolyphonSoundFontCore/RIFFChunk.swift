@@ -26,7 +26,8 @@ package struct RIFFChunkWalker {
     /// when the next id is plausible only without the pad, the chunk list continues there and a
     /// warning says so.
     package static func chunks(in bytes: UnsafeRawBufferPointer, range: Range<Int>, container: String,
-                       file: String, warnings: inout [SoundFontWarning]) throws(SoundFontError) -> [RIFFChunk] {
+                       file: String, format: SoundFontError.Format = .soundFont,
+                       warnings: inout [SoundFontWarning]) throws(SoundFontError) -> [RIFFChunk] {
         var result: [RIFFChunk] = []
         var offset = range.lowerBound
         let end = range.upperBound
@@ -35,7 +36,7 @@ package struct RIFFChunkWalker {
             let size = Int(bytes.u32(offset + 4))
             let dataEnd = offset + 8 + size
             guard dataEnd <= end else {
-                throw SoundFontError(file: file, chunk: id, offset: offset,
+                throw SoundFontError(file: file, format: format, chunk: id, offset: offset,
                                      kind: .chunkPastEnd(declared: size, available: end - offset - 8))
             }
             result.append(RIFFChunk(id: id, offset: offset, size: size))

@@ -59,7 +59,7 @@ struct SoundFontReader {
     mutating func read() throws(SoundFontError) -> SoundFont {
         guard bytes.count >= 12, bytes.fourCC(0) == "RIFF" else { throw error("RIFF", 0, .notRIFF) }
         let form = bytes.fourCC(8)
-        guard form == "sfbk" else { throw error("RIFF", 0, .notSoundFont(form: form)) }
+        guard form == "sfbk" else { throw error("RIFF", 0, .unexpectedForm(form)) }
         var riffEnd = 8 + Int(bytes.u32(4))
         guard riffEnd >= 12 else {
             throw error("RIFF", 0, .malformed("RIFF size \(riffEnd - 8) is too small to hold the form type"))

@@ -16,12 +16,12 @@ enum LiveStandardInput {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             let messages = parser.parse(buffer[0..<count])
-            if !messages.isEmpty { live.send(messages) }
+            if !messages.isEmpty { live.sendNotingFailures(messages) }
         }
         // The end of input: wait for the render thread to take every message, for what it
         // rendered from them to reach the device, and then for a quarter second of silence.
         let deadline = Date().addingTimeInterval(tail)
-        while !live.queue.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        while live.hasPendingMessages && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let consumedAt = output.statistics.framesRendered
         let quiet = Int(output.sampleRate / 4)
         while Date() < deadline {
@@ -34,9 +34,13 @@ enum LiveStandardInput {
 }
 
 extension LiveSynthesizer {
-    /// Queues messages from an input thread, once the SF3 samples they may need are decoded.
-    func send(_ messages: [MIDIStreamMessage]) {
-        preloader?.prepare(messages)
-        queue.push(messages)
+    /// Queues messages from an input thread; samples that cannot be decoded ahead are reported
+    /// on stderr and the messages played all the same.
+    func sendNotingFailures(_ messages: [MIDIStreamMessage]) {
+        do {
+            try send(messages)
+        } catch {
+            note("polyphon: \(error)")
+        }
     }
 }

@@ -18,7 +18,10 @@ import PolyphonMIDI
 /// - `tempoChanges` (array): `tick`, `seconds`, `microsecondsPerQuarterNote` and
 ///   `beatsPerMinute` of each tempo event (format 2: those of the first track).
 /// - `durationSeconds` (number): time of the last event of any track.
-/// - `warnings` (array of strings): the defects the reader repaired, one line each.
+/// - `tuning` (array): the MIDI Tuning Standard messages and RPN 3/4 tuning selections, one
+///   object each (``TuningMessageReport``).
+/// - `warnings` (array of strings): the defects the reader repaired, and tuning messages that
+///   cannot be read, one line each.
 struct MIDIFileReport: Codable, Sendable, Equatable {
     /// The division, as in the `division` JSON object.
     struct DivisionReport: Codable, Sendable, Equatable {
@@ -53,6 +56,7 @@ struct MIDIFileReport: Codable, Sendable, Equatable {
     var noteCount: Int
     var tempoChanges: [TempoChangeReport]
     var durationSeconds: Double
+    var tuning: [TuningMessageReport]
     var warnings: [String]
 
     /// Summarises `file`, read from `path`.
@@ -92,7 +96,9 @@ struct MIDIFileReport: Codable, Sendable, Equatable {
         }
         tempoChanges = changes.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element)
         durationSeconds = file.duration
+        tuning = TuningMessageReport.all(in: file)
         warnings = file.warnings.map(\.description)
+            + tuning.filter { $0.error != nil }.map { "track \($0.track), tick \($0.tick): \($0.summary)" }
     }
 
     /// A summary readable at a glance.
@@ -125,6 +131,11 @@ struct MIDIFileReport: Codable, Sendable, Equatable {
             }
             let name = track.name.map { "\"\($0)\"" } ?? "(unnamed)"
             lines.append("    \(track.index): \(name) — " + parts.joined(separator: ", "))
+        }
+        if !tuning.isEmpty {
+            lines.append("  tuning:")
+            lines += tuning.prefix(24).map { "    \($0.text)" }
+            if tuning.count > 24 { lines.append("    … (\(tuning.count) in all; --json lists every one)") }
         }
         if !warnings.isEmpty {
             lines.append("  warnings:")

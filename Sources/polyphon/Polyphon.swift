@@ -44,8 +44,6 @@ struct Polyphon: AsyncParsableCommand {
             fail(error.description)
         } catch let error as SoundBankError {
             fail(error.description)
-        } catch let error as DLSError {
-            fail(error.description)
         } catch let error as SampleBankError {
             fail(error.description)
         } catch let error as SampleDecodingError {

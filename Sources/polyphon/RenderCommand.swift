@@ -22,9 +22,13 @@ struct RenderCommand: ParsableCommand {
             --align-to-fluidsynth is a comparison aid: it moves every event to the sample where \
             FluidSynth's file player plays it (64-sample blocks on a millisecond clock), so that \
             `polyphon compare` against `fluidsynth -F` of the same file measures synthesis, not \
-            FluidSynth's event timing. With --fluidsynth-blocks as well, envelopes and resonant \
-            filter sweeps are timed in FluidSynth's blocks too: the closest Polyphon comes to \
-            FluidSynth 2.6's output.
+            FluidSynth's event timing. With --fluidsynth-compatible as well, pitch is rounded down \
+            to whole cents and envelopes and resonant filter sweeps are timed in FluidSynth's \
+            blocks too: the closest Polyphon comes to FluidSynth 2.6's output.
+
+            --tuning FILE.scl plays the melodic channels in a Scala scale (with --tuning-key \
+            FILE.kbm, mapped onto the keys as the keyboard mapping says); MIDI Tuning Standard \
+            messages in the song apply as well.
             """)
 
     @Argument(help: "MIDI files to render.")

@@ -79,7 +79,7 @@ struct SynthCommand: ParsableCommand {
                 throw CLIError(error.description)
             }
             note("polyphon: listening on sequencer port \(input.address)\(midiIn.map { ", connected to \($0)" } ?? ""); Ctrl-C to stop")
-            input.start { messages in live.send(messages) }
+            input.start { messages in live.sendNotingFailures(messages) }
             LiveInterrupt.waitForInterrupt()
         }
         output.stop(drain: true)

@@ -25,8 +25,15 @@ struct SynthesisOptions: ParsableArguments {
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
 
-    @Flag(help: "Count envelope stages and LFO delays in FluidSynth's 64-frame blocks and let resonant filters follow their cutoff over up to 5 blocks, as FluidSynth 2.6 does (default: exact to the frame, as the SoundFont text gives them).")
+    @Flag(help: "Play as FluidSynth does where the SoundFont text leaves room: pitch in whole cents rounded down, envelope stages and LFO delays in 64-frame blocks, resonant filters following their cutoff over up to 5 blocks (FluidSynth 2.6). Default: exact pitch, times exact to the frame.")
+    var fluidsynthCompatible = false
+
+    /// The former name of `--fluidsynth-compatible`, from when it timed envelopes and filters
+    /// alone: still accepted, no longer listed.
+    @Flag(name: .customLong("fluidsynth-blocks"), help: .hidden)
     var fluidsynthBlocks = false
+
+    @OptionGroup var tuning: TuningOption
 
     func validate() throws {
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
@@ -40,7 +47,8 @@ struct SynthesisOptions: ParsableArguments {
         configuration.interpolation = interpolation
         effects.apply(to: &configuration)
         configuration.minimumNoteLength = minNoteLength / 1000
-        configuration.fluidSynthBlockTiming = fluidsynthBlocks
+        configuration.fluidSynthCompatible = fluidsynthCompatible || fluidsynthBlocks
+        configuration.tuning = tuning.tuning
         return configuration
     }
 }

@@ -44,9 +44,10 @@ import PolyphonTestSupport
         return MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
     }
 
-    /// Polyphon's render of the song at gain 0.2, effects off, sample-accurate event times.
+    /// Polyphon's render of the song at gain 0.2, effects off, sample-accurate event times,
+    /// FluidSynth's whole-cent pitch and block timing.
     static func renderWithPolyphon(_ song: MIDIFile, seconds: Double) throws -> [Float] {
-        let synth = try BuiltInBankSupport.synthesizer()
+        let synth = try BuiltInBankSupport.synthesizer(fluidSynthCompatible: true)
         let total = Int(seconds * 44100)
         var out = [Float](repeating: 0, count: total)
         var frame = 0

@@ -9,11 +9,13 @@ enum BuiltInBankSupport {
     /// The bank, generated once for the whole test run.
     static let bank = SoundFont.builtInGeneralMIDI
 
-    /// A synthesizer without reverb and chorus, so measurements see the dry voices.
-    static func synthesizer() throws -> Synthesizer {
+    /// A synthesizer without reverb and chorus, so measurements see the dry voices (with
+    /// FluidSynth's whole-cent pitch and block timing when compared with FluidSynth).
+    static func synthesizer(fluidSynthCompatible: Bool = false) throws -> Synthesizer {
         var configuration = SynthesizerConfiguration()
         configuration.reverbEnabled = false
         configuration.chorusEnabled = false
+        configuration.fluidSynthCompatible = fluidSynthCompatible
         return try Synthesizer(soundBank: bank, sampleRate: 44100, configuration: configuration)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PolyphonMath
 import PolyphonTestSupport
 @testable import PolyphonSoundFont
 @testable import PolyphonSoundFontCore
@@ -23,7 +24,16 @@ import PolyphonTestSupport
             #expect(abs(PortableMath.tanh(y / 10) - tanh(y / 10)) < 1e-13)
             let z = random.unit() * 1e6 + 1e-6
             #expect(abs(PortableMath.log(z) - log(z)) < 1e-12)
+            #expect(abs(PortableMath.log2(z) - log2(z)) < 1e-12)
+            #expect(abs(PortableMath.exp2(y) - exp2(y)) <= 1e-13 * exp2(y))
+            #expect(abs(PortableMath.pow(z, y / 10) - pow(z, y / 10)) <= 1e-12 * pow(z, y / 10))
         }
+        // The edges, where libm's answers are exact.
+        #expect(PortableMath.sin(.infinity).isNaN && PortableMath.exp(.nan).isNaN)
+        #expect(PortableMath.exp(-746) == 0 && PortableMath.exp(710) == .infinity)
+        #expect(PortableMath.exp(-740) > 0, "a subnormal, as libm's")
+        #expect(PortableMath.log(0) == -.infinity && PortableMath.log(-1).isNaN && PortableMath.log(.infinity) == .infinity)
+        #expect(PortableMath.pow(-2, 3) == -8 && PortableMath.pow(0, 2) == 0 && PortableMath.pow(5, 0) == 1)
         for i in 0..<5000 {
             let phase = Double(i) / 1000.37
             #expect(abs(SineTable.value(cycles: phase) - sin(2 * Double.pi * phase)) < 1e-6)

@@ -177,7 +177,7 @@ struct CLITests {
     /// and those with a sample rate and a tail take them with the same spelling.
     @Test func everyCommandThatMakesSoundTakesTheSynthesisOptions() throws {
         let shared = ["--soundfont", "--gain", "--interpolation", "--reverb", "--chorus", "--no-reverb", "--no-chorus",
-                      "--min-note-length", "--fluidsynth-blocks"]
+                      "--min-note-length", "--fluidsynth-compatible", "--tuning", "--tuning-key"]
         for command in [["render"], ["batch", "render"], ["play"], ["synth"]] {
             let help = try CLI.run(command + ["--help"])
             #expect(help.status == 0)
@@ -188,6 +188,10 @@ struct CLITests {
         }
         #expect(try CLI.run(["render", try CLI.songFile(), "--gain", "11"]).stderr.contains("--gain must be 0–10"))
         #expect(try CLI.run(["synth", "--stdin", "--interpolation", "quintic"]).status == 64)
+        // --fluidsynth-compatible's former name is still accepted, no longer listed.
+        let old = try CLI.run(["render", try CLI.songFile(), "-q", "--fluidsynth-blocks", "-o", CLI.workDirectory + "/blocks.wav"])
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(try !CLI.run(["render", "--help"]).stdout.contains("--fluidsynth-blocks"))
     }
 
     @Test func usageErrorsAreRejected() throws {

@@ -53,6 +53,7 @@ struct RealSongTests {
         var options = RenderOptions()
         options.synthesizer.reverbEnabled = false
         options.synthesizer.chorusEnabled = false
+        options.synthesizer.fluidSynthCompatible = true
         let dir = Fixtures.tempDirectory
         var report: [String] = []
         for name in songs {

@@ -41,7 +41,8 @@ import Testing
         var bytes = Self.valid
         bytes.replaceSubrange(8..<12, with: Array("WAVE".utf8))
         let error = try loadError(bytes)
-        #expect(error.kind == .notSoundFont(form: "WAVE") && error.chunk == "RIFF" && error.offset == 0)
+        #expect(error.kind == .unexpectedForm("WAVE") && error.format == .soundFont && error.chunk == "RIFF" && error.offset == 0)
+        #expect(error.description.hasSuffix("RIFF at byte 0: RIFF form is 'WAVE', not 'sfbk' (not a SoundFont)"))
     }
 
     @Test func truncatedFile() throws {

@@ -3,13 +3,13 @@ import PolyphonSoundFont
 import Testing
 @testable import PolyphonSynth
 
-/// `fluidSynthBlockTiming` counts envelope stages in FluidSynth's 64-frame blocks and gives a
+/// `fluidSynthCompatible` counts envelope stages in FluidSynth's 64-frame blocks and gives a
 /// resonant filter's cutoff FluidSynth 2.6's lag; off, both follow the SoundFont text exactly.
 @Suite("FluidSynth block timing")
 struct FluidSynthBlockTimingTests {
     static func synth(_ bank: SoundFont, blocks: Bool) throws -> Synthesizer {
         var configuration = SynthesizerConfiguration.dry
-        configuration.fluidSynthBlockTiming = blocks
+        configuration.fluidSynthCompatible = blocks
         return try Synthesizer(soundBank: bank, sampleRate: 44_100, configuration: configuration)
     }
 

@@ -6,8 +6,10 @@ import Testing
 @Suite("Pitch")
 struct PitchTests {
     func measuredCents(bank: SoundFont, key: UInt8, expectedKey: Double, setup: (Synthesizer) -> Void = { _ in },
-                       rate: Double = 44100) throws -> Double {
-        let synth = try Synthesizer(soundBank: bank, sampleRate: rate)
+                       rate: Double = 44100, fluidSynthCompatible: Bool = false) throws -> Double {
+        var configuration = SynthesizerConfiguration()
+        configuration.fluidSynthCompatible = fluidSynthCompatible
+        let synth = try Synthesizer(soundBank: bank, sampleRate: rate, configuration: configuration)
         setup(synth)
         synth.startNote(key, withVelocity: 100, onChannel: 0)
         let out = synth.renderSeconds(0.6)
@@ -55,18 +57,36 @@ struct PitchTests {
 
     /// The default pitch-wheel modulator is 12700 cents × wheel × sensitivity, the sensitivity
     /// a unipolar source in 128ths (SF2 2.04 §8.4.10): a range of 2 semitones bends by
-    /// 12700 × 2/128 = 198.4 cents, played in whole cents rounded down as FluidSynth 2.3.1 and
-    /// 2.6 play it: 198 up, 199 down (measured on 2.3.1: 198.0 up, 199.0 down, ±0.5 cents).
-    @Test func pitchBendFullUpIsTwoSemitonesOfTheSpec() throws {
-        let c = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 62) { s in
+    /// 12700 × 2/128 = 198.4 cents — exactly by default, and in whole cents rounded down as
+    /// FluidSynth 2.3.1 and 2.6 play it with `fluidSynthCompatible`: 198 up, 199 down (measured
+    /// on 2.3.1: 198.0 up, 199.0 down, ±0.5 cents).
+    @Test(arguments: [false, true])
+    func pitchBendFullUpIsTwoSemitonesOfTheSpec(fluidSynthCompatible: Bool) throws {
+        let c = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 62, setup: { s in
             s.sendPitchBend(16383, onChannel: 0)
-        }
+        }, fluidSynthCompatible: fluidSynthCompatible)
         // The wheel's top value is 16383/16384 (kept as it is, SF2 §8.4.10): 198.42 cents.
-        #expect(abs(c - (198 - 200)) < 0.1, "\(c)")
-        let d = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 58) { s in
+        let up = 12700.0 * 2 / 128 * 8191 / 8192
+        #expect(abs(c - ((fluidSynthCompatible ? 198 : up) - 200)) < 0.1, "\(c)")
+        let d = try measuredCents(bank: TestBank.sine(), key: 60, expectedKey: 58, setup: { s in
             s.sendPitchBend(0, onChannel: 0)
-        }
-        #expect(abs(d - (200 - 199)) < 0.1, "\(d)")
+        }, fluidSynthCompatible: fluidSynthCompatible)
+        #expect(abs(d - (200 - (fluidSynthCompatible ? 199 : 12700.0 * 2 / 128))) < 0.1, "\(d)")
+    }
+
+    /// Exact pitch by default: RPN 1 fine tuning by a fraction of a cent sounds as asked;
+    /// FluidSynth's compatibility plays it rounded down to a whole cent.
+    @Test(arguments: [false, true])
+    func fractionsOfACentAreExactByDefault(fluidSynthCompatible: Bool) throws {
+        // RPN 1: 8192 + 3123 = +38.12 cents.
+        let c = try measuredCents(bank: TestBank.sine(), key: 69, expectedKey: 69, setup: { s in
+            s.sendController(101, withValue: 0, onChannel: 0)
+            s.sendController(100, withValue: 1, onChannel: 0)
+            s.sendController(6, withValue: UInt8((8192 + 3123) >> 7), onChannel: 0)
+            s.sendController(38, withValue: UInt8((8192 + 3123) & 0x7F), onChannel: 0)
+        }, fluidSynthCompatible: fluidSynthCompatible)
+        let asked = 3123.0 / 8192 * 100
+        #expect(abs(c - (fluidSynthCompatible ? asked.rounded(.down) : asked)) < 0.05, "\(c) for \(asked)")
     }
 
     @Test func pitchBendRangeFromRPN0() throws {

@@ -103,7 +103,7 @@ import PolyphonMIDI
     @Test(.enabled(if: RealFiles.isCI || nodeAvailable))
     func envelopesModulatorsFilterLoopsAndEffectsMatchNative() throws {
         // The only difference: the native engine builds its tables with the C library's pow
-        // and sin, the module (no libc) with SoftwareMath's. Built natively with the portable
+        // and sin, the module (no libc) with PortableMath's. Built natively with the portable
         // functions, the two renders are bit-identical (checked by hand, 0 of 88,200 samples).
         let (wasm, native) = try Self.render(Self.everything)
         #expect(wasm.count == native.count)

@@ -111,24 +111,14 @@ struct Take: Codable, Sendable, Equatable {
                 guard raw.dropFirst().allSatisfy({ (0...255).contains($0) }) else {
                     throw Invalid(description: "\(place): MIDI bytes are 0–255")
                 }
-                guard let message = Self.message(raw.dropFirst().map { UInt8($0) }) else {
-                    throw Invalid(description: "\(place): not one complete MIDI channel or SysEx message")
+                do {
+                    let message = try MIDIMessage(bytes: raw.dropFirst().map { UInt8($0) })
+                    events.append(Event(frame: Int64(raw[0]), layer: l, message: message))
+                } catch {
+                    throw Invalid(description: "\(place): not one complete MIDI channel or SysEx message: \(error)")
                 }
-                events.append(Event(frame: Int64(raw[0]), layer: l, message: message))
             }
         }
         return events
-    }
-
-    /// One complete channel voice message or SysEx (F0 … F7), else nil.
-    static func message(_ bytes: [UInt8]) -> MIDIMessage? {
-        guard let status = bytes.first else { return nil }
-        if status == 0xF0 {
-            guard bytes.count >= 2, bytes.last == 0xF7, bytes.dropFirst().dropLast().allSatisfy({ $0 < 0x80 }) else { return nil }
-            return .systemExclusive(Array(bytes.dropFirst()))
-        }
-        guard status >= 0x80, status < 0xF0, bytes.dropFirst().allSatisfy({ $0 < 0x80 }),
-              bytes.count == 1 + MIDIMessage.dataByteCount(forStatus: status) else { return nil }
-        return MIDIMessage(channelVoiceStatus: status, data1: bytes[1], data2: bytes.count > 2 ? bytes[2] : 0)
     }
 }

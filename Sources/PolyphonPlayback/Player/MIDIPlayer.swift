@@ -1,5 +1,6 @@
 import Atomics
 import Foundation
+import PolyphonLockFree
 import PolyphonMIDI
 import PolyphonSoundFont
 import PolyphonSynth

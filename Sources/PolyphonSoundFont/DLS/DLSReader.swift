@@ -40,45 +40,38 @@ struct DLSReader {
         var offset: Int
     }
 
-    func error(_ chunk: String, _ offset: Int, _ kind: DLSError.Kind) -> DLSError {
-        DLSError(file: name, chunk: chunk, offset: offset, kind: kind)
+    func error(_ chunk: String, _ offset: Int, _ kind: SoundFontError.Kind) -> SoundFontError {
+        SoundFontError(file: name, format: .dls, chunk: chunk, offset: offset, kind: kind)
     }
 
     mutating func warn(_ chunk: String, _ offset: Int?, _ message: String) {
         warnings.append(SoundFontWarning(chunk: chunk, offset: offset, message: message))
     }
 
-    /// The chunks in `range`, with RIFF errors re-typed as ``DLSError``.
-    mutating func chunks(_ range: Range<Int>, container: String) throws -> [RIFFChunk] {
-        do {
-            return try RIFFChunkWalker.chunks(in: bytes, range: range, container: container, file: name,
-                                              warnings: &warnings)
-        } catch let e as SoundFontError {
-            if case .chunkPastEnd(let declared, let available) = e.kind {
-                throw error(e.chunk, e.offset, .chunkPastEnd(declared: declared, available: available))
-            }
-            throw error(e.chunk, e.offset, .malformed(e.description))
-        }
+    /// The chunks in `range`.
+    mutating func chunks(_ range: Range<Int>, container: String) throws(SoundFontError) -> [RIFFChunk] {
+        try RIFFChunkWalker.chunks(in: bytes, range: range, container: container, file: name, format: .dls,
+                                   warnings: &warnings)
     }
 
     /// The list type and body of a `LIST` chunk.
-    func listBody(_ chunk: RIFFChunk) throws -> (type: String, body: Range<Int>) {
+    func listBody(_ chunk: RIFFChunk) throws(SoundFontError) -> (type: String, body: Range<Int>) {
         guard chunk.size >= 4 else { throw error("LIST", chunk.offset, .chunkTooSmall(size: chunk.size, minimum: 4)) }
         return (bytes.fourCC(chunk.dataOffset), (chunk.dataOffset + 4)..<chunk.dataRange.upperBound)
     }
 
-    func require(_ chunk: RIFFChunk, _ minimum: Int) throws {
+    func require(_ chunk: RIFFChunk, _ minimum: Int) throws(SoundFontError) {
         guard chunk.size >= minimum else {
             throw error(chunk.id, chunk.offset, .chunkTooSmall(size: chunk.size, minimum: minimum))
         }
     }
 
-    mutating func read() throws -> SoundFont {
+    mutating func read() throws(SoundFontError) -> SoundFont {
         guard bytes.count >= 12, bytes.fourCC(0) == "RIFF" else {
-            throw error("RIFF", 0, .notDLS(form: bytes.count >= 4 ? bytes.fourCC(0) : ""))
+            throw error("RIFF", 0, .notRIFF)
         }
         let form = bytes.fourCC(8)
-        guard form == "DLS " else { throw error("RIFF", 0, .notDLS(form: form)) }
+        guard form == "DLS " else { throw error("RIFF", 0, .unexpectedForm(form)) }
         var riffEnd = 8 + Int(bytes.u32(4))
         guard riffEnd >= 12 else { throw error("RIFF", 0, .chunkTooSmall(size: riffEnd - 8, minimum: 4)) }
         if riffEnd > bytes.count {
@@ -150,7 +143,7 @@ struct DLSReader {
 
     // MARK: - INFO
 
-    private mutating func readInfo(_ body: Range<Int>, into info: inout SoundFontInfo) throws {
+    private mutating func readInfo(_ body: Range<Int>, into info: inout SoundFontInfo) throws(SoundFontError) {
         for chunk in try chunks(body, container: "INFO") {
             let text = bytes.string(chunk.dataOffset, maxCount: chunk.size)
             switch chunk.id {
@@ -166,7 +159,7 @@ struct DLSReader {
         }
     }
 
-    private mutating func listName(_ body: Range<Int>) throws -> String? {
+    private mutating func listName(_ body: Range<Int>) throws(SoundFontError) -> String? {
         for chunk in try chunks(body, container: "LIST") where chunk.id == "LIST" {
             let (type, infoBody) = try listBody(chunk)
             guard type == "INFO" else { continue }
@@ -180,7 +173,7 @@ struct DLSReader {
     // MARK: - Wave pool
 
     /// The waves in pool order, and each wave's offset from the start of the pool's body.
-    private mutating func readWaves(_ body: Range<Int>) throws -> ([Wave], [Int: Int]) {
+    private mutating func readWaves(_ body: Range<Int>) throws(SoundFontError) -> ([Wave], [Int: Int]) {
         var waves: [Wave] = []
         var offsets: [Int: Int] = [:]
         for chunk in try chunks(body, container: "wvpl") where chunk.id == "LIST" {
@@ -192,7 +185,7 @@ struct DLSReader {
         return (waves, offsets)
     }
 
-    private mutating func readWave(_ body: Range<Int>, listOffset: Int, index: Int) throws -> Wave {
+    private mutating func readWave(_ body: Range<Int>, listOffset: Int, index: Int) throws(SoundFontError) -> Wave {
         let parts = try chunks(body, container: "wave")
         var wave = Wave(name: try listName(body) ?? "Wave \(index)", pcm: [], sampleRate: 44_100, sample: nil)
         guard let fmt = parts.first(where: { $0.id == "fmt " }) else { throw error("fmt ", listOffset, .missingChunk) }
@@ -230,7 +223,7 @@ struct DLSReader {
     /// the `wvpl` type) and point at a wave's `LIST`; offsets relative to the `wvpl` id itself
     /// (4 bytes more) are accepted with a warning. Without a `ptbl`, cues are the waves in order.
     private mutating func readPoolTable(_ chunk: RIFFChunk?, waveOffsets: [Int: Int], poolStart: Int,
-                                        waveCount: Int) throws -> [Int?] {
+                                        waveCount: Int) throws(SoundFontError) -> [Int?] {
         guard let chunk else {
             warn("ptbl", nil, "no pool table; regions index waves in pool order")
             return (0..<waveCount).map { $0 }
@@ -261,7 +254,7 @@ struct DLSReader {
     // MARK: - Instruments
 
     private mutating func readInstrument(_ list: RIFFChunk, waves: [Wave], table: [Int?], sampleOfWave: [Int?],
-                                         builder: inout SoundFont.Builder) throws {
+                                         builder: inout SoundFont.Builder) throws(SoundFontError) {
         let body = try listBody(list).body
         let parts = try chunks(body, container: "ins ")
         guard let insh = parts.first(where: { $0.id == "insh" }) else { throw error("insh", list.offset, .missingChunk) }
@@ -317,7 +310,7 @@ struct DLSReader {
         for text in articulation.unmapped { warn("art2", offset, "\(instrument): \(text); ignored") }
     }
 
-    private mutating func readRegion(_ body: Range<Int>, offset: Int) throws -> Region {
+    private mutating func readRegion(_ body: Range<Int>, offset: Int) throws(SoundFontError) -> Region {
         let parts = try chunks(body, container: "rgn ")
         guard let rgnh = parts.first(where: { $0.id == "rgnh" }) else { throw error("rgnh", offset, .missingChunk) }
         try require(rgnh, 12)
@@ -347,7 +340,7 @@ struct DLSReader {
     }
 
     /// The connection blocks of every `art1`/`art2` chunk in a `lart`/`lar2` list.
-    private mutating func readArticulation(_ body: Range<Int>) throws -> [DLSConnection] {
+    private mutating func readArticulation(_ body: Range<Int>) throws(SoundFontError) -> [DLSConnection] {
         var connections: [DLSConnection] = []
         for chunk in try chunks(body, container: "lart") where chunk.id == "art1" || chunk.id == "art2" {
             try require(chunk, 8)

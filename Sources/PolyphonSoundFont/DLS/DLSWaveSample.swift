@@ -25,9 +25,10 @@ struct DLSWaveSample: Hashable {
 
     /// Parses a `wsmp` chunk at `offset` (its data) of `size` bytes.
     static func read(_ bytes: UnsafeRawBufferPointer, offset: Int, size: Int, chunkOffset: Int,
-                     file: String) throws -> DLSWaveSample {
+                     file: String) throws(SoundFontError) -> DLSWaveSample {
         guard size >= 20 else {
-            throw DLSError(file: file, chunk: "wsmp", offset: chunkOffset, kind: .chunkTooSmall(size: size, minimum: 20))
+            throw SoundFontError(file: file, format: .dls, chunk: "wsmp", offset: chunkOffset,
+                                 kind: .chunkTooSmall(size: size, minimum: 20))
         }
         let headerSize = Int(bytes.u32(offset))
         let loopCount = Int(bytes.u32(offset + 16))
@@ -37,8 +38,8 @@ struct DLSWaveSample: Hashable {
         if loopCount > 0 {
             let loopOffset = max(headerSize, 20)
             guard loopOffset <= size, size - loopOffset >= 16 else {
-                throw DLSError(file: file, chunk: "wsmp", offset: chunkOffset,
-                               kind: .malformed("\(loopCount) loop(s) declared but no room for a 16-byte loop record"))
+                throw SoundFontError(file: file, format: .dls, chunk: "wsmp", offset: chunkOffset,
+                                     kind: .malformed("\(loopCount) loop(s) declared but no room for a 16-byte loop record"))
             }
             let at = offset + loopOffset
             sample.loop = Loop(type: bytes.u32(at + 4), start: bytes.u32(at + 8), length: bytes.u32(at + 12))

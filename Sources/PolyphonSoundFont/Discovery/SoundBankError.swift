@@ -2,8 +2,8 @@ import PolyphonSoundFontCore
 
 /// A sound bank that cannot be found, recognised or opened, naming the path.
 ///
-/// Errors inside a bank's structure are the format's own (``SoundFontError``, ``DLSError``,
-/// ``SampleBankError``); this type covers what happens before a format is chosen.
+/// Errors inside a bank's structure are the format's own (``SoundFontError`` for the RIFF
+/// formats, ``SampleBankError``); this type covers what happens before a format is chosen.
 public struct SoundBankError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Hashable, Sendable {

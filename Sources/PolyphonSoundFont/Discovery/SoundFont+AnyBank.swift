@@ -11,8 +11,8 @@ extension SoundFont {
     ///   - sampleBankOptions: how a SoundBankPlayer bank becomes zones; other kinds do not use it.
     /// - Throws: ``SoundBankError`` when the file is missing or of no known kind (or a sample bank
     ///   comes without `audioLoader`, or it is an SFZ instrument, which is not a `SoundFont`);
-    ///   otherwise the kind's own error (``SoundFontError``,
-    ///   ``DLSError``, ``SampleBankError``).
+    ///   otherwise the kind's own error (``SoundFontError`` for SoundFont and DLS files,
+    ///   ``SampleBankError``).
     public init(contentsOfAnyBank path: String, audioLoader: SampleBankAudioLoader? = nil,
                 sampleBankOptions: SampleBankOptions = SampleBankOptions()) throws {
         switch try SoundBankKind.sniff(path: path) {

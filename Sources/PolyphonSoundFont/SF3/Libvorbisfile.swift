@@ -1,3 +1,4 @@
+import PolyphonDynamicLibrary
 #if canImport(Glibc)
 import PolyphonSoundFontCore
 import Glibc
@@ -57,7 +58,7 @@ public final class Libvorbisfile: @unchecked Sendable {
     /// The name or path the library was loaded from.
     public let libraryPath: String
 
-    private let handle: UnsafeMutableRawPointer
+    private let library: DynamicLibrary
     // C signatures with OggVorbis_File* as a raw pointer and FILE* as a raw pointer.
     typealias OpenFunction = @convention(c) (
         UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafePointer<CChar>?, Int) -> Int32
@@ -79,46 +80,24 @@ public final class Libvorbisfile: @unchecked Sendable {
     /// - Throws: ``SampleDecodingError`` of kind ``SampleDecodingError/Kind/libraryUnavailable(_:)``
     ///   whose text says how to install the library.
     public static func load(path: String? = nil) throws -> Libvorbisfile {
-        let candidates: [String]
-        if let path {
-            candidates = [path]
-        } else if let override = getenv(environmentVariable).map({ String(cString: $0) }), !override.isEmpty {
-            candidates = [override]
-        } else {
-            candidates = defaultCandidates
+        let candidates = DynamicLibrary.candidates(path: path, environmentVariable: environmentVariable,
+                                                   defaults: defaultCandidates)
+        do throws(DynamicLibrary.LoadFailure) {
+            return try DynamicLibrary.load("libvorbisfile", from: candidates, as: Libvorbisfile.init(library:))
+        } catch {
+            throw SampleDecodingError(kind: .libraryUnavailable("\(error.message); \(installAdvice)"))
         }
-        var firstFailure = ""
-        for candidate in candidates {
-            if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
-                return try Libvorbisfile(handle: handle, libraryPath: candidate)
-            }
-            if firstFailure.isEmpty {
-                firstFailure = dlerror().map { String(cString: $0) } ?? "\(candidate) not found"
-            }
-        }
-        throw SampleDecodingError(kind: .libraryUnavailable(
-            "libvorbisfile could not be loaded (\(firstFailure)); \(installAdvice)"))
     }
 
-    private init(handle: UnsafeMutableRawPointer, libraryPath: String) throws {
-        func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let address = dlsym(handle, name) else {
-                dlclose(handle)
-                throw SampleDecodingError(kind: .libraryUnavailable(
-                    "\(libraryPath) has no \(name); is it libvorbisfile? \(Libvorbisfile.installAdvice)"))
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        self.handle = handle
-        self.libraryPath = libraryPath
-        ovOpen = try symbol("ov_open", as: OpenFunction.self)
-        ovRead = try symbol("ov_read", as: ReadFunction.self)
-        ovInfo = try symbol("ov_info", as: InfoFunction.self)
-        ovPCMTotal = try symbol("ov_pcm_total", as: PCMTotalFunction.self)
-        ovClear = try symbol("ov_clear", as: ClearFunction.self)
+    private init(library: DynamicLibrary) throws(DynamicLibrary.Failure) {
+        self.library = library
+        libraryPath = library.path
+        ovOpen = try library.symbol("ov_open")
+        ovRead = try library.symbol("ov_read")
+        ovInfo = try library.symbol("ov_info")
+        ovPCMTotal = try library.symbol("ov_pcm_total")
+        ovClear = try library.symbol("ov_clear")
     }
-
-    deinit { dlclose(handle) }
 
     /// Decodes one complete Ogg Vorbis stream held in memory to 16-bit PCM.
     ///

@@ -46,6 +46,19 @@ final class Channel {
     /// Last note started on the channel, for portamento and mono mode.
     var lastKey: Int = -1
 
+    /// RPN 4 tuning bank and RPN 3 tuning program, as last set.
+    private(set) var tuningBank: UInt8 = 0
+    private(set) var tuningProgram: UInt8 = 0
+    /// The key table the channel selected (a tuning program, or its own scale/octave tuning);
+    /// nil: none, as after a reset.
+    var tuning: TuningTable?
+    /// What a melodic channel that selected nothing plays in (``SynthesizerConfiguration/tuning``).
+    var defaultTuning: TuningTable?
+
+    /// The key table a note started now takes: the one selected, else the default for melodic
+    /// channels; nil for equal temperament.
+    var activeTuning: TuningTable? { tuning ?? (isPercussion ? nil : defaultTuning) }
+
     init(index: Int, isPercussion: Bool) {
         self.index = index
         self.isPercussion = isPercussion
@@ -89,6 +102,9 @@ final class Channel {
         case releasePedalHeld
         /// All notes off, omni and mono/poly mode changes (CC123–127): keys go up.
         case notesOff
+        /// RPN 3 (with the bank RPN 4 set): the channel plays in tuning program `program` of
+        /// `bank`, sounding notes included.
+        case selectTuning(bank: UInt8, program: UInt8)
     }
 
     /// Applies a control change. `bankSelectMode` decides whether bank select MSB 126/127
@@ -103,7 +119,7 @@ final class Channel {
         case 32:
             bankLSB = value
         case 6, 38:
-            dataEntry(isMSB: cc == 6)
+            return dataEntry(isMSB: cc == 6)
         case 96, 97:
             dataIncrement(up: cc == 96)
         case 98:
@@ -188,20 +204,26 @@ final class Channel {
 
     // MARK: - Registered and non-registered parameters
 
-    private func dataEntry(isMSB: Bool) {
+    private func dataEntry(isMSB: Bool) -> VoiceCommand {
         if nrpnSelected, let n = nrpn {
             sf2NRPN(number: n, isMSB: isMSB)
-            return
+            return .none
         }
-        guard let rpn else { return }
+        guard let rpn else { return .none }
         let msb = controllers[6], lsb = controllers[38]
         switch rpn {
         case 0: pitchBendRange = Float(msb) + Float(lsb) / 100
         case 1: fineTuning = Float(Int(msb) << 7 | Int(lsb) - 8192) / 8192 * 100
         case 2: coarseTuning = Float(Int(msb) - 64)
+        // Tuning program and bank: data entry MSB only, as FluidSynth reads them.
+        case 3 where isMSB:
+            tuningProgram = msb
+            return .selectTuning(bank: tuningBank, program: msb)
+        case 4 where isMSB: tuningBank = msb
         case 5: modulationDepthRange = Float(msb) * 100 + Float(lsb) * 100 / 128
         default: break
         }
+        return .none
     }
 
     private func dataIncrement(up: Bool) {
@@ -268,6 +290,9 @@ final class Channel {
         generatorOffsets = SIMD64<Float>(repeating: 0)
         isMono = false
         lastKey = -1
+        tuningBank = 0
+        tuningProgram = 0
+        tuning = nil
     }
 
     /// CC121 "reset all controllers" (GM RP-015): volume, pan, bank and program are kept.

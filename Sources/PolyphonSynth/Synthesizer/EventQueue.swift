@@ -11,6 +11,9 @@ struct ScheduledEvent {
         case keyPressure(channel: UInt8, key: UInt8, pressure: UInt8)
         /// A system-exclusive body in the queue's ``EventQueue/sysExPool``.
         case systemExclusive(start: Int32, length: Int32)
+        /// The channel plays in a tuning program (defined by then), or in equal temperament.
+        case selectTuning(channel: UInt8, bank: UInt8, program: UInt8)
+        case equalTemperament(channel: UInt8)
         /// Every channel's keys go up (pedals ignored), every voice stops, everything resets.
         case allNotesOff, allSoundOff, reset
         /// Sustain and sostenuto pedals that are down go up.
@@ -30,11 +33,14 @@ struct EventQueue {
     /// System-exclusive bodies, copied in as they are scheduled.
     private(set) var sysExPool: [UInt8]
 
+    /// Bytes of system-exclusive bodies one render call takes without allocating.
+    static let sysExPoolCapacity = 64 * 1024
+
     init(capacity: Int) {
         events = []
         events.reserveCapacity(capacity)
         sysExPool = []
-        sysExPool.reserveCapacity(64 * 1024)
+        sysExPool.reserveCapacity(Self.sysExPoolCapacity)
     }
 
     var isEmpty: Bool { head >= events.count }
@@ -51,7 +57,7 @@ struct EventQueue {
 
     /// Copies a system-exclusive body (straight from the caller's bytes, no intermediate
     /// array) into the pool; returns where it lies.
-    mutating func storeSysEx(_ body: ArraySlice<UInt8>) -> (start: Int32, length: Int32) {
+    mutating func storeSysEx(_ body: UnsafeBufferPointer<UInt8>) -> (start: Int32, length: Int32) {
         let start = sysExPool.count
         sysExPool.append(contentsOf: body)
         return (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: body.count))

@@ -14,8 +14,12 @@ struct RenderContext {
     /// Frames a voice plays before a release may begin (``SynthesizerConfiguration/minimumNoteLength``
     /// in whole control periods; 0: none).
     let minimumNoteFrames: Int
-    /// ``SynthesizerConfiguration/fluidSynthBlockTiming``.
+    /// Envelope stages, LFO delays and resonant cutoffs in FluidSynth's 64-frame blocks
+    /// (``SynthesizerConfiguration/fluidSynthCompatible``).
     var fluidSynthBlockTiming = false
+    /// Pitch in whole cents, rounded down, as FluidSynth's cents-to-hertz table plays it
+    /// (``SynthesizerConfiguration/fluidSynthCompatible``); exact otherwise.
+    var wholeCentPitch = false
     /// Each voice's filter flushes tiny state at every control point (``DenormalMode``); tests
     /// switch it on where the hardware flushes denormals, to compare both paths there.
     var explicitFilterFlush = DenormalMode.explicitFilterFlush

@@ -42,6 +42,10 @@ public final class Synthesizer {
     /// True when notes choose their bus (``SynthesizerConfiguration/outputBusCount``).
     private let routesByBus: Bool
     private var effects = EffectGate()
+    /// Tuning programs and the channels' own key tables (``Synthesizer+Tuning.swift``).
+    let tunings: TuningStore
+    /// Bulk tuning dumps waiting for the host to send them (``takeSystemExclusiveReplies(_:)``).
+    var replies = SystemExclusiveReplies()
 
     /// Frames rendered per internal chunk (less when an event comes sooner). Each active voice
     /// pays a fixed cost per chunk, so longer chunks are faster: 1024 measured ~5% faster on
@@ -78,6 +82,9 @@ public final class Synthesizer {
         guard configuration.channelCount >= 1 && configuration.channelCount <= 256 else {
             throw SynthesizerError.invalidConfiguration("channel count must be 1…256")
         }
+        guard configuration.tuningProgramCapacity >= 0 && configuration.tuningProgramCapacity <= 16384 else {
+            throw SynthesizerError.invalidConfiguration("tuning program capacity must be 0…16384")
+        }
         self.soundBank = soundBank
         self.sampleRate = sampleRate
         self.configuration = configuration
@@ -97,7 +104,10 @@ public final class Synthesizer {
                                 cutoffTable: CutoffTable.make(sampleRate: sampleRate),
                                 minimumNoteFrames: RenderContext.minimumNoteFrames(seconds: configuration.minimumNoteLength,
                                                                                    rate: sampleRate))
-        context.fluidSynthBlockTiming = configuration.fluidSynthBlockTiming
+        context.fluidSynthBlockTiming = configuration.fluidSynthCompatible
+        context.wholeCentPitch = configuration.fluidSynthCompatible
+        tunings = TuningStore(programCapacity: configuration.tuningProgramCapacity,
+                              channelCount: configuration.channelCount, defaultTuning: configuration.tuning)
 
         let n = Self.chunkFrames
         busLeft = .allocate(capacity: n)
@@ -109,7 +119,10 @@ public final class Synthesizer {
         buses = (0..<busCount).map { _ in
             OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
         }
-        for ch in channels { ch.selectPreset(self.presets, bankSelectMode: bankSelectMode) }
+        for ch in channels {
+            ch.selectPreset(self.presets, bankSelectMode: bankSelectMode)
+            ch.defaultTuning = tunings.defaultTable
+        }
         // The modulator curve tables are lazily created globals: create them now, not on the
         // render thread at the first note.
         _ = Units.concave.count + Units.convex.count
@@ -119,6 +132,7 @@ public final class Synthesizer {
         busLeft.deallocate()
         busRight.deallocate()
         context.cutoffTable.deallocate()
+        replies.deallocate()
     }
 
     // MARK: - Events
@@ -195,7 +209,7 @@ public final class Synthesizer {
         case .pitchBend(let c, let value):
             schedule(.pitchBend(channel: channel(c), value: value & 0x3FFF), atFrame: offset)
         case .systemExclusive(let body):
-            scheduleSysEx(body[...], atFrame: offset)
+            body.withUnsafeBufferPointer { scheduleSysEx($0, atFrame: offset) }
         case .sysExContinuation, .meta:
             break
         }
@@ -211,12 +225,25 @@ public final class Synthesizer {
 
     /// A system-exclusive message, with or without the leading F0 / trailing F7.
     /// Understood: GM/GM2 on and off, master volume, GS reset and rhythm-part assignment,
-    /// GS reverb and chorus macros and levels, XG system on (``SystemExclusive``).
+    /// GS reverb and chorus macros and levels, XG system on (``SystemExclusive``), and every
+    /// MIDI Tuning Standard message (``MIDITuningMessage``; dump requests are answered through
+    /// ``takeSystemExclusiveReplies(_:)``).
     public func sendMIDISysExEvent(_ data: [UInt8], atFrame offset: Int = 0) {
-        scheduleSysEx(data.first == 0xF0 ? data[1...] : data[...], atFrame: offset)
+        data.withUnsafeBufferPointer { sendMIDISysExEvent($0, atFrame: offset) }
     }
 
-    private func scheduleSysEx(_ body: ArraySlice<UInt8>, atFrame offset: Int) {
+    /// A system-exclusive message read in place from the caller's memory (a device's or a
+    /// queue's buffer), with or without the leading F0 / trailing F7. The bytes are copied
+    /// into storage the synthesizer reserves up front (64 KiB a render call), so a real-time
+    /// caller allocates nothing.
+    public func sendMIDISysExEvent(_ data: UnsafeBufferPointer<UInt8>, atFrame offset: Int = 0) {
+        scheduleSysEx(data.first == 0xF0 ? UnsafeBufferPointer(rebasing: data.dropFirst()) : data, atFrame: offset)
+    }
+
+    /// Bytes of SysEx bodies the synthesizer takes between two render calls without allocating.
+    package static var sysExBytesPerRenderCall: Int { EventQueue.sysExPoolCapacity }
+
+    private func scheduleSysEx(_ body: UnsafeBufferPointer<UInt8>, atFrame offset: Int) {
         // Copied straight from the caller's bytes into the preallocated pool, so a real-time
         // caller does not allocate while the pool has room.
         let (start, length) = queue.storeSysEx(body)
@@ -245,7 +272,7 @@ public final class Synthesizer {
         schedule(.reset, atFrame: offset)
     }
 
-    private func schedule(_ kind: ScheduledEvent.Kind, atFrame offset: Int) {
+    func schedule(_ kind: ScheduledEvent.Kind, atFrame offset: Int) {
         queue.push(ScheduledEvent(frame: framesRendered + Int64(max(0, offset)), kind: kind))
     }
 
@@ -418,6 +445,9 @@ public final class Synthesizer {
         case .controlChange(let c, let controller, let value):
             guard let ch = channel(c) else { return }
             let command = ch.controlChange(Int(controller), value: value, bankSelectMode: bankSelectMode)
+            if case .selectTuning(let bank, let program) = command {
+                ch.tuning = tunings.programCreating(Int(program), bank: Int(bank))
+            }
             voicePool.apply(command, on: ch, context)
             voicePool.channelChanged(ch, context)
         case .programChange(let c, let program):
@@ -438,8 +468,14 @@ public final class Synthesizer {
             let pool = queue.sysExPool
             let s = Int(start), l = Int(length)
             guard s >= 0, l >= 0, s + l <= pool.count else { return }
+            let handled = pool.withUnsafeBufferPointer { applyTuningMessage(UnsafeBufferPointer(rebasing: $0[s..<(s + l)])) }
+            if handled { return }
             let message = pool.withUnsafeBufferPointer { SystemExclusive(UnsafeBufferPointer(rebasing: $0[s..<(s + l)])) }
             if let message { apply(message) }
+        case .selectTuning(let c, let bank, let program):
+            if let ch = channel(c) { selectTuning(on: ch, table: tunings.programCreating(Int(program), bank: Int(bank))) }
+        case .equalTemperament(let c):
+            if let ch = channel(c) { selectTuning(on: ch, table: tunings.equalTemperament) }
         case .allNotesOff:
             for ch in channels { voicePool.releaseAll(ch, respectingPedals: false, context) }
         case .liftPedals:

@@ -83,15 +83,34 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// per voice, from the voice's start, in whole control periods as FluidSynth's 64-frame
     /// blocks do: at 44.1 kHz a note released earlier releases 448 frames after it started.
     public var minimumNoteLength: Double = 0.010
-    /// Time envelopes and resonant filters in FluidSynth's 64-frame blocks: envelope stage times
-    /// counted in whole blocks as FluidSynth counts them, LFO delays ended on a block, and a
-    /// resonant filter's cutoff following its modulators over up to five blocks, as FluidSynth
-    /// 2.6 does (`FluidSynthBlockTiming`). Off (the default), stage times and delays are exact to
-    /// the frame and the cutoff follows at once, as the SoundFont text gives them. On, with events
-    /// placed where FluidSynth's file player plays them (`polyphon render --align-to-fluidsynth`),
-    /// a render comes as close to FluidSynth 2.6's as Polyphon gets: for comparing with it, or for
-    /// output meant to match it.
-    public var fluidSynthBlockTiming = false
+    /// Play as FluidSynth does where the SoundFont text leaves room, for renders meant to match
+    /// it: pitch in whole cents rounded down (FluidSynth's cents-to-hertz table drops the
+    /// fraction), envelope stage times counted in whole 64-frame blocks, LFO delays ended on a
+    /// block, and a resonant filter's cutoff following its modulators over up to five blocks, as
+    /// FluidSynth 2.6 does (`FluidSynthBlockTiming`). Off (the default), pitch is exact to a
+    /// fraction of a cent, stage times and delays exact to the frame and the cutoff follows at
+    /// once, as the SoundFont text gives them. On, with events placed where FluidSynth's file
+    /// player plays them (`polyphon render --align-to-fluidsynth`), a render comes as close to
+    /// FluidSynth 2.6's as Polyphon gets.
+    public var fluidSynthCompatible = false
+    /// The former name of ``fluidSynthCompatible``, from when it timed envelopes and filters alone.
+    @available(*, deprecated, renamed: "fluidSynthCompatible")
+    public var fluidSynthBlockTiming: Bool {
+        get { fluidSynthCompatible }
+        set { fluidSynthCompatible = newValue }
+    }
+    /// The tuning melodic channels play in when nothing selects another — at the start and after
+    /// every GM, GS or XG reset (nil: twelve-tone equal temperament). Percussion channels stay in
+    /// equal temperament: a drum kit's keys name instruments, not pitches. MIDI Tuning Standard
+    /// messages and ``Synthesizer/selectTuning(program:bank:onChannel:atFrame:)`` choose others.
+    public var tuning: Tuning? = nil
+    /// Tuning programs (MIDI Tuning Standard bulk dumps, note changes, ``Synthesizer/setTuning(_:program:bank:retuningSoundingNotes:)``)
+    /// a synthesizer holds at once, in memory reserved when it is created (512 bytes each);
+    /// further programs are ignored. The standard addresses up to 128 × 128.
+    public var tuningProgramCapacity: Int = 64
+    /// This synthesizer's system-exclusive device ID: MIDI Tuning Standard messages addressed to
+    /// it or to every device (`7F`) apply, others are ignored. FluidSynth's default is 0 too.
+    public var deviceID: UInt8 = 0
     /// Capacity of the queue of events scheduled into the next render call.
     public var eventQueueCapacity: Int = 8192
 
@@ -111,11 +130,15 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
 public enum SynthesizerError: Error, CustomStringConvertible, Equatable {
     case unsupportedSampleRate(Double)
     case invalidConfiguration(String)
+    /// Every tuning program the synthesizer has room for is defined
+    /// (``SynthesizerConfiguration/tuningProgramCapacity``).
+    case tuningProgramsExhausted(capacity: Int)
 
     public var description: String {
         switch self {
         case .unsupportedSampleRate(let r): return "sample rate \(r) Hz is outside 8000–192000 Hz"
         case .invalidConfiguration(let why): return "invalid synthesizer configuration: \(why)"
+        case .tuningProgramsExhausted(let capacity): return "all \(capacity) tuning programs are taken"
         }
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// Universal: General MIDI 1 on and off, GM2 on, master volume. Roland GS: reset, the reverb
 /// and chorus macros and levels, and assigning a part to the rhythm (drum) channel. Yamaha XG:
-/// system on and all parameters reset. Anything else is ignored.
+/// system on and all parameters reset. MIDI Tuning Standard messages are read apart
+/// (``MIDITuningMessage``); anything else is ignored.
 public enum SystemExclusive: Equatable, Sendable {
     /// Universal non-real-time GM message: 1 GM1 on, 2 GM off, 3 GM2 on (others reset as GM).
     case generalMIDI(subID: Int)

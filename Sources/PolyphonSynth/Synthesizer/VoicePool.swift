@@ -198,7 +198,14 @@ final class VoicePool {
             }
         case .notesOff:
             releaseAll(channel, respectingPedals: true, context)
+        case .selectTuning:
+            retune(channel, context)
         }
+    }
+
+    /// The channel's tuning changed in real time: its voices take their keys' new pitches.
+    func retune(_ channel: Channel, _ context: RenderContext) {
+        forEachActive(onChannel: channel.index) { v in v.retune(channel, context) }
     }
 
     /// The channel's controllers, bend, pressure or NRPNs changed: its voices re-read them.

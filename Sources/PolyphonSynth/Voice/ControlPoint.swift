@@ -55,7 +55,7 @@ extension Voice {
         let period = Voice.controlPeriod
         control.framesLeftInPeriod = period
         let (modLfo, modEnv, vibLfo) = modulatorsNow()
-        updatePitch(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo)
+        updatePitch(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, wholeCents: context.wholeCentPitch)
         var filterChanged = false
         if sound.filterActive {
             filterChanged = updateFilter(at: offset, modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, events: events,
@@ -128,16 +128,16 @@ extension Voice {
     /// The oscillator's increment from the note's pitch, the glide, the LFOs and the modulation
     /// envelope as they are now.
     ///
-    /// The pitch is played in whole cents, rounded down, as FluidSynth plays it (2.3 and 2.6
-    /// alike: its cents-to-hertz conversion drops the fraction of the note's absolute cents,
-    /// whose sample root is whole). A cent is a fifth of what the ear can tell; matching it keeps
-    /// every harmonic of a vibrato or a bent note on FluidSynth's frequencies.
+    /// The pitch is exact unless `wholeCents` asks for FluidSynth's: whole cents, rounded down
+    /// (2.3 and 2.6 alike: its cents-to-hertz table drops the fraction of the note's absolute
+    /// cents, whose sample root is whole). Matching it keeps every harmonic of a vibrato or a
+    /// bent note on FluidSynth's frequencies; a tuning's fractions of a cent need the exact one.
     @inline(__always)
-    private mutating func updatePitch(modLfo: Float, modEnv: Float, vibLfo: Float) {
+    private mutating func updatePitch(modLfo: Float, modEnv: Float, vibLfo: Float, wholeCents: Bool) {
         let note = sound.pitchCents + sound.portamentoCents
         let modulation = modLfo * sound.modLfoToPitch + vibLfo * sound.vibLfoToPitch + modEnv * sound.modEnvToPitch
-        let base = note.rounded(.down)
-        let cents = (note + modulation).rounded(.down)
+        let base = wholeCents ? note.rounded(.down) : note
+        let cents = wholeCents ? (note + modulation).rounded(.down) : note + modulation
         guard cents != control.lastPitchCents else { return }
         control.lastPitchCents = cents
         if base != control.lastBaseCents {

@@ -1,4 +1,4 @@
-/// FluidSynth's block timing (``SynthesizerConfiguration/fluidSynthBlockTiming``), for renders
+/// FluidSynth's block timing (part of ``SynthesizerConfiguration/fluidSynthCompatible``), for renders
 /// that should come as close to FluidSynth 2.6's as they can.
 ///
 /// FluidSynth steps its envelopes and LFOs once per 64-frame block and counts each stage in

@@ -102,10 +102,12 @@ struct Voice {
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
 
         setUpOscillator()
+        sound.keyPitch = keyPitch(on: ch)
         updateModulation(ch, context)
         updateParameters(ch, context)
         startEnvelopesAndLFOs(context)
-        sound.startPortamento(from: portamento.fromKey, to: k, seconds: portamento.time, outputRate: context.outputRate)
+        sound.startPortamento(from: portamento.fromKey, to: k, seconds: portamento.time, outputRate: context.outputRate,
+                              tuning: ch.activeTuning)
 
         ramp = GainRamp()
         filter.reset()

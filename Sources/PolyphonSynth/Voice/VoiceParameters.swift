@@ -7,6 +7,8 @@ struct VoiceParameters {
     var attenuation: Float = 0
     /// Pitch offset from the sample's own pitch in cents (key, root, tuning, modulators, RPNs).
     var pitchCents: Float = 0
+    /// The key's pitch under the tuning the note started in (or was last retuned to).
+    var keyPitch = KeyPitch()
     /// Sample rate over output rate.
     var sampleRateRatio: Double = 1
     var filterCutoffCents: Float = 13500
@@ -35,10 +37,13 @@ struct VoiceParameters {
     var usesModulationLFO: Bool { modLfoToPitch != 0 || modLfoToFilter != 0 || modLfoToVolume != 0 }
     var usesModulationEnvelope: Bool { modEnvToPitch != 0 || modEnvToFilter != 0 }
 
-    /// Starts a glide from `fromKey` (≥ 0) to `key` over `seconds`, or none.
-    mutating func startPortamento(from fromKey: Int, to key: Int, seconds: Float, outputRate: Double) {
+    /// Starts a glide from `fromKey` (≥ 0) to `key` over `seconds`, or none; under a tuning the
+    /// glide spans the two keys' tuned pitches.
+    mutating func startPortamento(from fromKey: Int, to key: Int, seconds: Float, outputRate: Double,
+                                  tuning: TuningTable? = nil) {
         if fromKey >= 0 && seconds > 0 && fromKey != key {
             portamentoCents = Float(fromKey - key) * 100
+            if let tuning { portamentoCents += tuning.deviation(ofKey: fromKey) - tuning.deviation(ofKey: key) }
             portamentoStep = -portamentoCents / max(1, Float(seconds) * Float(outputRate))
         } else {
             portamentoCents = 0
@@ -105,6 +110,13 @@ extension Voice {
         return k >= 0 && k <= 127 ? k : note.key
     }
 
+    /// The key the sample sounds at its own pitch: the overridingRootKey generator when set,
+    /// else the sample's original pitch.
+    var rootKey: Int {
+        let o = Int(generators[Int(GeneratorType.overridingRootKey.rawValue)])
+        return o >= 0 && o <= 127 ? o : sample.originalPitch
+    }
+
     var effectiveVelocity: Int {
         let v = Int(generators[Int(GeneratorType.velocity.rawValue)])
         return v >= 0 && v <= 127 ? v : note.velocity
@@ -125,12 +137,10 @@ extension Voice {
         sound.attenuation = min(max(0.4 * generators[att] + modulation[att], 0), 1440)
         sound.softPedalCentibels = ch.soft ? 30 : 0
 
-        let root: Int = {
-            let o = Int(generators[Int(GeneratorType.overridingRootKey.rawValue)])
-            return o >= 0 && o <= 127 ? o : sample.originalPitch
-        }()
+        let root = rootKey
         let scale = total(.scaleTuning)
-        sound.pitchCents = scale * Float(effectiveKey - root) + 100 * total(.coarseTune) + total(.fineTune)
+        sound.pitchCents = sound.keyPitch.cents(scaleTuning: scale, key: effectiveKey, root: root)
+            + 100 * total(.coarseTune) + total(.fineTune)
             + Float(sample.pitchCorrection) + modulation[Int(Modulator.initialPitchDestination)]
             + 100 * ch.coarseTuning + ch.fineTuning
         sound.sampleRateRatio = sample.sampleRate / context.outputRate

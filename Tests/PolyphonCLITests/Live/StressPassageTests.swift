@@ -6,8 +6,9 @@ import Testing
 import PolyphonTestSupport
 
 /// A busy passage played live: 1000 notes a second on nine channels with a 256-voice pool
-/// (so voices are stolen all the time), through a private PulseAudio server at the default
-/// 10 ms latency. Counts underruns, and allocator calls on the render thread.
+/// (so voices are stolen all the time) and a SysEx every 10 ms, through a private PulseAudio
+/// server at the default 10 ms latency. Counts underruns, and allocator calls on the render
+/// thread.
 extension LiveAudioTests {
 @Suite("Live stress passage", .serialized)
 struct StressPassageTests {
@@ -16,8 +17,9 @@ struct StressPassageTests {
             && RealFiles.available(LiveTools.releasePolyphon)
     }
 
-    /// Ten note-ons every 10 ms for `seconds`, each released 250 ms later; the channels play
-    /// piano, strings, organ, brass, guitar, pads and bass.
+    /// Ten note-ons every 10 ms for `seconds`, each released 250 ms later, and a master volume
+    /// SysEx with them (which must reach the render thread without allocating); the channels
+    /// play piano, strings, organ, brass, guitar, pads and bass.
     static func passage(seconds: Double) -> [(time: Double, bytes: [UInt8])] {
         var batches: [(Double, [UInt8])] = []
         var setup: [UInt8] = []
@@ -29,7 +31,7 @@ struct StressPassageTests {
         var held: [[UInt8]] = []
         let steps = Int(seconds * 100)
         for step in 0..<steps {
-            var bytes: [UInt8] = []
+            var bytes: [UInt8] = [0xF0, 0x7F, 0x7F, 0x04, 0x01, 0x00, 0x60 + UInt8(step % 32), 0xF7]
             for _ in 0..<10 {
                 state = state &* 1_664_525 &+ 1_013_904_223
                 let channel = UInt8(state >> 28) % 9
@@ -84,6 +86,7 @@ struct StressPassageTests {
         // (the release build grows one modulator buffer on its first note) is done; then arm.
         var warmUp: [UInt8] = []
         for channel in 0..<9 { warmUp += [0x90 | UInt8(channel), 60, 80, 0x80 | UInt8(channel), 60, 0] }
+        warmUp += [0xF0, 0x7F, 0x7F, 0x04, 0x01, 0x00, 0x7F, 0xF7]
         _ = Self.passage(seconds: 0)[0].bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
         _ = warmUp.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
         usleep(2_500_000)
@@ -94,7 +97,7 @@ struct StressPassageTests {
             let wait = batch.time - Date().timeIntervalSince(start)
             if wait > 0 { usleep(UInt32(wait * 1e6)) }
             _ = batch.bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            notes += batch.bytes.count / 3
+            notes += (batch.bytes.count - (batch.bytes.first == 0xF0 ? 8 : 0)) / 3
         }
         // The passage has been sent; let the render thread take its last events, then stop
         // counting before the end of input winds the threads down.

@@ -111,36 +111,3 @@ import PolyphonSynth
         #expect(player.lastCompletionFrame.load(ordering: .acquiring) > 0)
     }
 }
-
-/// The lock-free queue between the render thread and the caller.
-@Suite struct SPSCRingTests {
-    @Test func keepsOrderAcrossThreadsAndRefusesWhenFull() throws {
-        let ring = SPSCRing<Int>(minimumCapacity: 100)
-        #expect(ring.capacity == 128)
-        for value in 0..<128 { #expect(ring.push(value)) }
-        #expect(!ring.push(128))
-        #expect(ring.pop() == 0)
-        #expect(ring.push(128))
-
-        let transfer = SPSCRing<[Int]>(minimumCapacity: 64)
-        let count = 200_000
-        let producer = Thread {
-            var next = 0
-            while next < count {
-                if transfer.push([next, next * 2]) { next += 1 }
-            }
-        }
-        producer.start()
-        var received = 0
-        var inOrder = true
-        let deadline = Date().addingTimeInterval(60)
-        while received < count && Date() < deadline {
-            if let pair = transfer.pop() {
-                inOrder = inOrder && pair == [received, received * 2]
-                received += 1
-            }
-        }
-        #expect(received == count)
-        #expect(inOrder)
-    }
-}

@@ -290,30 +290,53 @@ import Testing
     @Test func structuralErrorsNameChunkAndOffset() throws {
         // Not DLS.
         let sf2 = TestBanks.rich().serialized()
-        #expect(throws: DLSError(file: "x", chunk: "RIFF", offset: 0, kind: .notDLS(form: "sfbk"))) {
+        #expect(throws: SoundFontError(file: "x", format: .dls, chunk: "RIFF", offset: 0, kind: .unexpectedForm("sfbk"))) {
             try SoundFont(dlsBytes: sf2, name: "x")
         }
         // No wave pool.
         var noPool = Array("DLS ".utf8) + W.chunk("colh", W.u32(0))
         noPool = Array("RIFF".utf8) + W.u32(UInt32(noPool.count)) + noPool
-        #expect(throws: DLSError(file: "x", chunk: "wvpl", offset: 12, kind: .missingChunk)) {
+        #expect(throws: SoundFontError(file: "x", format: .dls, chunk: "wvpl", offset: 12, kind: .missingChunk)) {
             try SoundFont(dlsBytes: noPool, name: "x")
         }
         // A region header that is too short: the error points at the rgnh chunk.
         let short = W.Instrument(regions: [W.Region(rawHeader: [0, 0, 127, 0])])
         let bytes = W.collection([short], waves: [W.Wave()])
         let rgnh = try #require(Self.find("rgnh", in: bytes))
-        #expect(throws: DLSError(file: "x", chunk: "rgnh", offset: rgnh, kind: .chunkTooSmall(size: 4, minimum: 12))) {
+        #expect(throws: SoundFontError(file: "x", format: .dls, chunk: "rgnh", offset: rgnh,
+                                      kind: .chunkTooSmall(size: 4, minimum: 12))) {
             try SoundFont(dlsBytes: bytes, name: "x")
         }
         // An art2 chunk that claims more blocks than it holds.
         var lying = W.collection([W.Instrument(connections: [Self.c(destination: D.pan, 1)])], waves: [W.Wave()])
         let art = try #require(Self.find("art2", in: lying))
         lying[art + 12] = 200
-        #expect(throws: DLSError.self) { try SoundFont(dlsBytes: lying, name: "x") }
+        #expect(try Self.error(lying).format == .dls)
         // A truncated file.
-        #expect(throws: DLSError.self) { try SoundFont(dlsBytes: Array(bytes.prefix(bytes.count - 10)), name: "x") }
-        #expect(throws: DLSError.self) { try SoundFont(contentsOfDLS: "/nonexistent/polyphon.dls") }
+        let truncated = try Self.error(Array(bytes.prefix(bytes.count - 10)))
+        #expect(truncated == SoundFontError(file: "x", format: .dls, chunk: "RIFF", offset: 0,
+                                            kind: .chunkPastEnd(declared: bytes.count - 8, available: bytes.count - 18)))
+        // Not a RIFF file at all, and no file.
+        #expect(try Self.error(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]).description
+                == "x: RIFF at byte 0: not a RIFF file (not a DLS collection)")
+        do {
+            _ = try SoundFont(contentsOfDLS: "/nonexistent/polyphon.dls")
+            Issue.record("a missing file loaded")
+        } catch {
+            #expect(error.format == .dls && error.chunk == "file")
+            if case .cannotOpen = error.kind {} else { Issue.record("\(error)") }
+        }
+    }
+
+    /// The error a damaged collection named "x" throws.
+    static func error(_ bytes: [UInt8]) throws -> SoundFontError {
+        do {
+            _ = try SoundFont(dlsBytes: bytes, name: "x")
+        } catch {
+            return error
+        }
+        struct Loaded: Error {}
+        throw Loaded()
     }
 
     static func find(_ id: String, in bytes: [UInt8]) -> Int? {
@@ -333,7 +356,7 @@ import Testing
             do {
                 _ = try SoundFont(dlsBytes: damaged, name: "fuzz")
                 outcomes.loaded += 1
-            } catch is DLSError {
+            } catch where error.format == .dls {
                 outcomes.rejected += 1
             } catch {
                 Issue.record("unexpected error type \(error)")

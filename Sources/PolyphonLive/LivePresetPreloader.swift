@@ -14,25 +14,33 @@ final class LivePresetPreloader {
     private var bankMSB = [Int](repeating: 0, count: 16)
     private var bankLSB = [Int](repeating: 0, count: 16)
     private var decoded = Set<Int>()
+    /// What decoding the starting presets met, reported with the first messages prepared.
+    private var startFailure: SampleDecodingError?
 
     /// nil for banks without compressed samples: nothing to decode.
     init?(soundBank: SoundFont) {
         guard soundBank.samples.contains(where: { $0.sampleType.isCompressed }) else { return nil }
         self.soundBank = soundBank
         // What the channels start on: program 0 and the standard kit.
-        prepare(candidates(channel: 0, program: 0))
+        startFailure = prepare(candidates(channel: 0, program: 0))
     }
 
-    /// Decodes what `messages` may select; call before queuing them.
-    func prepare(_ messages: [MIDIStreamMessage]) {
+    /// Decodes what `messages` may select; call before queuing them. Returns the first error
+    /// decoding met, if any.
+    func prepare(_ messages: [MIDIStreamMessage]) -> SampleDecodingError? {
+        var failure = startFailure
+        startFailure = nil
         for case .channelVoice(let message) in messages {
             switch message {
             case .controlChange(let channel, 0, let value): bankMSB[Int(channel & 15)] = Int(value)
             case .controlChange(let channel, 32, let value): bankLSB[Int(channel & 15)] = Int(value)
-            case .programChange(let channel, let program): prepare(candidates(channel: Int(channel & 15), program: Int(program)))
+            case .programChange(let channel, let program):
+                let error = prepare(candidates(channel: Int(channel & 15), program: Int(program)))
+                failure = failure ?? error
             default: break
             }
         }
+        return failure
     }
 
     private func candidates(channel: Int, program: Int) -> [Int] {
@@ -41,13 +49,16 @@ final class LivePresetPreloader {
         return wanted.compactMap { soundBank.presetIndex(bank: $0.0, program: $0.1) }
     }
 
-    private func prepare(_ presets: [Int]) {
+    private func prepare(_ presets: [Int]) -> SampleDecodingError? {
         let fresh = presets.filter { decoded.insert($0).inserted }
-        guard !fresh.isEmpty else { return }
+        guard !fresh.isEmpty else { return nil }
         do {
             try soundBank.preloadSamples(forPresetsAt: fresh)
+            return nil
+        } catch let error as SampleDecodingError {
+            return error
         } catch {
-            note("polyphon: \(error)")
+            return SampleDecodingError(kind: .invalidStream("\(error)"))
         }
     }
 }

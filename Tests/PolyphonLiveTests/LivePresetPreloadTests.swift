@@ -3,9 +3,9 @@ import PolyphonMIDI
 import PolyphonSoundFont
 import PolyphonSynth
 import PolyphonTestSupport
-@testable import polyphon
+@testable import PolyphonLive
 
-/// `polyphon synth` on an SF3 bank: a program change's samples are decoded on the input thread,
+/// A live synthesizer on an SF3 bank: a program change's samples are decoded on the input thread,
 /// before the message is queued, so the render thread plays them without decoding.
 @Suite struct LivePresetPreloadTests {
     @Test(.enabled(if: RealFiles.available(RealFiles.museScore)))
@@ -16,10 +16,10 @@ import PolyphonTestSupport
         let atStart = bank.decodedSampleStatistics.streams
         #expect(atStart > 0)
 
-        preloader.prepare([.channelVoice(.programChange(channel: 2, program: 40))])
+        #expect(preloader.prepare([.channelVoice(.programChange(channel: 2, program: 40))]) == nil)
         let afterViolin = bank.decodedSampleStatistics.streams
         #expect(afterViolin > atStart)
-        preloader.prepare([.channelVoice(.programChange(channel: 5, program: 40))])
+        #expect(preloader.prepare([.channelVoice(.programChange(channel: 5, program: 40))]) == nil)
         #expect(bank.decodedSampleStatistics.streams == afterViolin, "decoded once")
 
         // Playing the violin's whole range decodes nothing more on the render thread.

@@ -1,0 +1,104 @@
+import Foundation
+import PolyphonAudio
+import PolyphonMIDI
+import Testing
+
+/// `--tuning` / `--tuning-key` on render, and the tuning messages `polyphon info` lists.
+@Suite("CLI: tunings")
+struct TuningCLITests {
+    /// A song with a scale/octave tuning (A +50 on channel 1), an RPN 3 selection, a truncated
+    /// tuning message, and one A4.
+    static func tunedSong() throws -> String {
+        let path = CLI.workDirectory + "/tuned.mid"
+        var octave: [UInt8] = [0x7F, 0x7F, 0x08, 0x08, 0x00, 0x00, 0x01] + [UInt8](repeating: 64, count: 12) + [0xF7]
+        octave[7 + 9] = 64 + 50
+        let events: [MIDIEvent] = [
+            MIDIEvent(tick: 0, message: .systemExclusive(octave)),
+            MIDIEvent(tick: 0, message: .controlChange(channel: 1, controller: 101, value: 0)),
+            MIDIEvent(tick: 0, message: .controlChange(channel: 1, controller: 100, value: 3)),
+            MIDIEvent(tick: 0, message: .controlChange(channel: 1, controller: 6, value: 7)),
+            MIDIEvent(tick: 240, message: .systemExclusive([0x7F, 0x7F, 0x08, 0x02, 0x00, 0x02, 0x45, 0x45, 0xF7])),
+            MIDIEvent(tick: 480, message: .noteOn(channel: 0, note: 69, velocity: 100)),
+            MIDIEvent(tick: 1440, message: .noteOff(channel: 0, note: 69, velocity: 0)),
+            MIDIEvent(tick: 1440, message: .meta(.endOfTrack)),
+        ]
+        try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func infoListsTheTuningMessages() throws {
+        let r = try CLI.run(["info", try Self.tunedSong()])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("scale/octave tuning (1-byte, real-time) for channel 1: C +0.00"), "\(r.stdout)")
+        #expect(r.stdout.contains("A +50.00"))
+        #expect(r.stdout.contains("RPN 3: tuning program 7 on channel 2"))
+        #expect(r.stdout.contains("track 0, tick 240 (0.25 s): unreadable tuning message: tuning message (form 02): truncated"),
+                "\(r.stdout)")
+        let j = try CLI.run(["info", "--json", try Self.tunedSong()])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])
+        let tuning = try #require(json["tuning"] as? [[String: Any]])
+        #expect(tuning.map { $0["kind"] as? String } == ["scaleOctave", "selectProgram", "malformed"])
+        #expect((json["warnings"] as? [String])?.count == 1)
+    }
+
+    /// A4 at 452.9 Hz from the song's own message; with --tuning, a just major sixth above
+    /// the mapping's C4 = 264 Hz; a broken scale file is a one-line error naming its line.
+    @Test func renderPlaysTheSongsTuningAndAScalaFile() throws {
+        let song = try Self.tunedSong(), bank = try CLI.bankFile()
+        func measuredA4(_ extra: [String]) throws -> Double {
+            let out = CLI.workDirectory + "/tuned\(extra.count).wav"
+            let r = try CLI.run(["render", song, "-s", bank, "-q", "--bits", "32f", "--no-reverb", "--no-chorus", "-o", out] + extra)
+            try #require(r.status == 0, "\(r.stderr)")
+            let left = try AudioFile(contentsOf: out).channels[0]
+            return Measure.frequency(left[Int(0.7 * 44_100)..<Int(1.4 * 44_100)], rate: 44_100)
+        }
+        // CLI.bankFile's sine is 441 Hz at its root, A4.
+        let a4 = 441.0
+        #expect(abs(Measure.cents(try measuredA4([]), a4 * pow(2, 50.0 / 1200))) < 0.1)
+
+        let scl = CLI.workDirectory + "/ji.scl", kbm = CLI.workDirectory + "/c264.kbm"
+        try "! ji.scl\nJust major\n 7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n".write(toFile: scl, atomically: true, encoding: .utf8)
+        try "! C4 at 264 Hz, white keys\n12\n0\n127\n60\n60\n264.0\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n"
+            .write(toFile: kbm, atomically: true, encoding: .utf8)
+        // The song's own scale/octave message for channel 1 still applies over the file's tuning.
+        #expect(abs(Measure.cents(try measuredA4(["--tuning", scl, "--tuning-key", kbm]), a4 * pow(2, 50.0 / 1200))) < 0.1)
+
+        let broken = CLI.workDirectory + "/broken.scl"
+        try "broken\n3\n100.0\nabc\n2/1\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", song, "-s", bank, "--tuning", broken, "-o", CLI.workDirectory + "/x.wav"])
+        // One line naming the file and the line, exit status 1 (a bad input, not a bad command line).
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("broken.scl: line 4: 'abc' is neither cents nor a ratio"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        let badMapping = CLI.workDirectory + "/broken.kbm"
+        try "12\n0\n127\n60\n69\n440.0\n12\n0\n1\n2\nthree\n".write(toFile: badMapping, atomically: true, encoding: .utf8)
+        let m = try CLI.run(["render", song, "-s", bank, "--tuning", scl, "--tuning-key", badMapping, "-o", CLI.workDirectory + "/x.wav"])
+        #expect(m.status == 1)
+        #expect(m.stderr.contains("broken.kbm: line 11"), "\(m.stderr)")
+        #expect(m.stderr.split(separator: "\n").count == 1, "\(m.stderr)")
+        let lonely = try CLI.run(["render", song, "-s", bank, "--tuning-key", kbm, "-o", CLI.workDirectory + "/x.wav"])
+        #expect(lonely.status != 0 && lonely.stderr.contains("--tuning-key needs --tuning"))
+    }
+
+    /// A song without tuning messages plays in the Scala file's tuning on its melodic channel.
+    @Test func renderPlaysAScalaFileOnAPlainSong() throws {
+        let song = CLI.workDirectory + "/plain-a4.mid"
+        try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: [
+            MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: 69, velocity: 100)),
+            MIDIEvent(tick: 960, message: .noteOff(channel: 0, note: 69, velocity: 0)),
+            MIDIEvent(tick: 960, message: .meta(.endOfTrack)),
+        ])]).write(to: URL(fileURLWithPath: song))
+        let scl = CLI.workDirectory + "/ji-plain.scl", kbm = CLI.workDirectory + "/c260-plain.kbm"
+        try "Just major\n 7\n9/8\n5/4\n4/3\n3/2\n5/3\n15/8\n2/1\n".write(toFile: scl, atomically: true, encoding: .utf8)
+        try "12\n0\n127\n60\n60\n260.0\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n".write(toFile: kbm, atomically: true, encoding: .utf8)
+        let out = CLI.workDirectory + "/plain-ji.wav"
+        let r = try CLI.run(["render", song, "-s", try CLI.bankFile(), "-q", "--bits", "32f",
+                             "--no-reverb", "--no-chorus", "--tuning", scl, "--tuning-key", kbm, "-o", out])
+        try #require(r.status == 0, "\(r.stderr)")
+        let left = try AudioFile(contentsOf: out).channels[0]
+        let hz = Measure.frequency(left[Int(0.1 * 44_100)..<Int(0.95 * 44_100)], rate: 44_100)
+        // A4 = 260 × 5/3 Hz; CLI.bankFile's sine plays 441 Hz for 440.
+        #expect(abs(Measure.cents(hz, 260.0 * 5 / 3 * 441 / 440)) < 0.1, "measured \(hz)")
+    }
+}
