@@ -57,13 +57,13 @@ extension OfflineRenderer {
     public func render(_ file: MIDIFile, to target: AudioFileTarget,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
         try options.maxDuration.check(file, leadIn: options.leadIn)
-        let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
-        return try render(schedule, to: target, progress: progress)
+        let timeline = Timeline(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        return try render(timeline, to: target, progress: progress)
     }
 
-    /// Renders a prepared schedule (events already on their frames) into an audio file, as
+    /// Renders a prepared timeline (events already on their frames) into an audio file, as
     /// ``render(_:to:progress:)-(MIDIFile,_,_)`` does a MIDI file.
-    public func render(_ schedule: MIDISchedule, to target: AudioFileTarget,
+    public func render(_ schedule: Timeline, to target: AudioFileTarget,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
         let rate = options.sampleRate
         var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
@@ -100,6 +100,7 @@ extension OfflineRenderer {
                 try writer.write(interleaved: chunk, frameCount: n)
             }
             try writer.close()
+            try writeLoop(summary.loop, beside: target)
             return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
                                      peakDecibels: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
                                      normalizationGain: gainDB)
@@ -133,7 +134,21 @@ extension OfflineRenderer {
             summary = try render(schedule, into: consume, progress: progress)
         }
         try writer.close()
+        try writeLoop(summary.loop, beside: target)
         return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
                                  peakDecibels: summary.peakDecibels, normalizationGain: 0)
+    }
+
+    /// A loop-ready render's loop points: in the file (where its format has a place for them)
+    /// and in `OUT.loop.json` beside it.
+    private func writeLoop(_ loop: RenderedLoop?, beside target: AudioFileTarget) throws {
+        guard let loop else { return }
+        try loop.audioLoopPoints.write(intoFileAt: target.path, format: target.format)
+        let path = RenderedLoop.jsonPath(besideAudioFileAt: target.path)
+        do {
+            try loop.json(sampleRate: options.sampleRate).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw AudioFileError.ioFailure(path: path, reason: error.localizedDescription)
+        }
     }
 }

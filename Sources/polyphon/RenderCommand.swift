@@ -40,6 +40,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var render: OfflineRenderOptions
 
+    @OptionGroup var loop: LoopOptions
+
     @Option(help: "Also write one file per MIDI channel, per track or per instrument (OUT-ch01.wav …); they add up to the mix.")
     var stems: StemMode?
 
@@ -73,6 +75,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
         }
         if leadIn < 0 { throw ValidationError("--lead-in must be ≥ 0") }
+        if stems != nil && (loop.looping != nil || loop.length != nil) {
+            throw ValidationError("--stems cannot be combined with --loops, --fade-out, --loop-ready or --length")
+        }
         if alignToFluidsynth && rate != rate.rounded() {
             throw ValidationError("--align-to-fluidsynth needs a whole sample rate")
         }
@@ -86,6 +91,7 @@ struct RenderCommand: ParsableCommand {
         var options = render.renderOptions
         options.leadIn = leadIn
         options.trimLeadingSilence = trim
+        loop.apply(to: &options)
         let renderer = OfflineRenderer(soundBank: soundBank, options: options)
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
 
@@ -97,6 +103,7 @@ struct RenderCommand: ParsableCommand {
                 }
             }
             try render.duration.check(midi, path: input, leadIn: leadIn)
+            try loop.checkLoop(of: midi, path: input)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
@@ -105,17 +112,28 @@ struct RenderCommand: ParsableCommand {
             }
             let target = AudioFileTarget(path: path, format: fileFormat, sampleFormat: sampleFormat ?? .int16,
                                          normalization: normalize.flatMap(PeakNormalization.init(argument:)))
-            let summary = try renderer.render(midi, to: target, progress: showProgress ? { p in
+            let summary: FileRenderSummary
+            do {
+                summary = try renderer.render(midi, to: target, progress: showProgress ? { p in
                 let width = 30
                 let filled = Int(p.fraction * Double(width))
                 let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
                 FileHandle.standardError.write(Data(String(format: "\r%@ %3.0f%% %6.0f× ", bar, p.fraction * 100, p.speed).utf8))
-            } : nil)
+                } : nil)
+            } catch let error as LoopRenderingError {
+                throw CLIError(error.naming(input).description)
+            }
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let r = summary.render
             print(String(format: "%@: %.2f s, peak %.1f dBFS, %.1f LUFS, max %d voices, %.0f× real time%@",
                          path, r.duration, summary.peakDecibels, summary.loudness, r.maxVoices, r.speed,
                          summary.normalizationGain != 0 ? String(format: ", normalised %+.1f dB", summary.normalizationGain) : ""))
+            if let points = r.loop {
+                let inFile = AudioLoopPoints.writesInto(fileFormat) ? "in the file and " : ""
+                print(String(format: "  loop %.3f s – %.3f s (frames %lld – %lld), %@%@",
+                             Double(points.start) / rate, Double(points.end) / rate, points.start, points.end,
+                             inFile, RenderedLoop.jsonPath(besideAudioFileAt: path)))
+            }
             if picture { try drawPicture(midi, audioPath: path, options: options) }
         }
     }
@@ -135,7 +153,7 @@ struct RenderCommand: ParsableCommand {
                 }
             }
         }
-        let labels = MIDISchedule(file: midi, sampleRate: audio.sampleRate, leadIn: options.leadIn)
+        let labels = Timeline(file: midi, sampleRate: audio.sampleRate, leadIn: options.leadIn)
             .noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength, liftPedalsAtEnd: options.liftPedalsAtEnd)
         let path = (audioPath as NSString).deletingPathExtension + ".png"
         do {

@@ -87,7 +87,7 @@ import PolyphonSynth
         let bytes = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 1] + Array("MTrk".utf8)
             + withUnsafeBytes(of: UInt32(track.count).bigEndian, Array.init) + track
         let file = try MIDIFile(bytes: bytes, name: "aeons.mid")
-        let schedule = MIDISchedule(file: file, sampleRate: 192_000)
+        let schedule = Timeline(file: file, sampleRate: 192_000)
         #expect(schedule.lastEventFrame > 0)
         #expect(throws: DurationLimitError.self) { try DurationLimit().check(file) }
     }
