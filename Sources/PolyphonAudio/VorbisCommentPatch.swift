@@ -130,7 +130,9 @@ enum VorbisCommentPatch {
         do {
             try body(input, output)
             try output.close()
-            _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else {
+                throw AudioFileError.ioFailure(path: path, reason: String(cString: strerror(errno)))
+            }
         } catch {
             try? output.close()
             try? FileManager.default.removeItem(atPath: temporary)

@@ -157,7 +157,7 @@ public final class OfflineRenderer {
         while true {
             if options.endAtLastEvent && engine.position >= Double(lastFrame) { break }
             let frame = engine.outputFrame
-            if frame >= limit || stop() { break }
+            if engine.completionFrame >= 0 || frame >= limit || stop() { break }
             try cancellation?.check(framesRendered: frame, sampleRate: options.sampleRate)
             let n = try engine.step(maximumFrames: Int(min(Int64(block), limit - frame)), render: renderBlock)
             if n == 0 { break }

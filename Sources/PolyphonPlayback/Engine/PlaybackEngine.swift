@@ -46,6 +46,9 @@ final class PlaybackEngine {
 
     private var nextEvent = 0
     private var nextGridPoint = 0
+    /// Whether the effects' modulation at the loop's start is remembered (the first pass got
+    /// there).
+    private var modulationRemembered = false
     private var tailFrames: Int64 = 0
     private let notes: SoundingNotes
 
@@ -82,9 +85,16 @@ final class PlaybackEngine {
         let timeline = plan.timeline
         let loop = plan.loop
         let looping = loop != nil && jumpsLeft != 0 && position < Double(loop!.endFrame)
+        if looping && !modulationRemembered && position >= Double(loop!.startFrame) {
+            // Where the effects' modulation is as the loop begins: every jump returns there.
+            synthesizer.rememberEffectModulation()
+            modulationRemembered = true
+        }
         // Up to the last event in blocks; the events on the last frame get a step of their own.
-        let target: Double = looping ? Double(loop!.endFrame)
-            : position < Double(timeline.lastEventFrame) ? Double(timeline.lastEventFrame) : Double(timeline.endFrame)
+        // Looping: up to the loop's start (the first time), then its end.
+        let target: Double = !looping
+            ? position < Double(timeline.lastEventFrame) ? Double(timeline.lastEventFrame) : Double(timeline.endFrame)
+            : !modulationRemembered ? Double(loop!.startFrame) : Double(loop!.endFrame)
         if position >= target {
             enterTail()
             return 0
@@ -119,6 +129,7 @@ final class PlaybackEngine {
         releaseAllNotes()
         notes.releaseHeld(on: synthesizer)
         for message in loop.restore { synthesizer.send(message.message, port: message.port) }
+        if modulationRemembered { synthesizer.recallEffectModulation() }
         position = Double(loop.startFrame) + (position - Double(loop.endFrame))
         if jumpsLeft > 0 { jumpsLeft -= 1 }
         pass += 1
@@ -290,6 +301,7 @@ final class PlaybackEngine {
         notes.forgetHeld()
         synthesizer.reset()
         for chased in chase { synthesizer.send(chased.message, port: chased.port) }
+        modulationRemembered = false
         position = frame
         locate()
         if state == .tail { state = .playing }
@@ -299,6 +311,7 @@ final class PlaybackEngine {
     func start(jumps: Int) {
         jumpsLeft = jumps
         pass = 1
+        modulationRemembered = false
         state = .playing
         locate()
     }
@@ -319,6 +332,7 @@ final class PlaybackEngine {
                 notes[index].endFrame = newTimeline.frame(atBeat: oldTimeline.beat(atFrame: notes[index].endFrame))
             }
         }
+        if old.loop != newPlan.loop { modulationRemembered = false }
         plan = Unmanaged.passUnretained(newPlan)
         locate()
         releaseInaudibleNotes(newPlan)

@@ -156,6 +156,8 @@ public struct Timeline: Sendable {
             if events[index].reachesSynthesizer { return lastEventFrame + 1 }
             index -= 1
         }
+        // A song's note-off on the last frame counts too.
+        if events.contains(where: { $0.noteEnd?.frame == lastEventFrame }) { return lastEventFrame + 1 }
         return lastEventFrame
     }
 
