@@ -65,6 +65,8 @@ extension OfflineRenderer {
     /// ``render(_:to:progress:)-(MIDIFile,_,_)`` does a MIDI file.
     public func render(_ schedule: Timeline, to target: AudioFileTarget,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
+        // A loop render that cannot be made leaves no file behind.
+        _ = try loopPlan(schedule)
         let rate = options.sampleRate
         var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
         if let normalization = target.normalization {
