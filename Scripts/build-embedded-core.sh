@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles Polyphon's portable core — PolyphonMIDICore, PolyphonSoundFontCore, PolyphonSynth —
+# Compiles Polyphon's portable core — PolyphonMIDICore, PolyphonSoundFontCore, PolyphonSFZCore, PolyphonSynth —
 # as Embedded Swift for WebAssembly (wasm32-unknown-none-wasm), one module after another, into
 # object files and modules in OUTDIR (default .build-embedded). The toolchain's Embedded
 # standard library is all it needs; nothing is downloaded. CI runs it so the core cannot
@@ -17,7 +17,7 @@ swiftc="${SWIFTC:-swiftc}"
 flags=(-enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -wmo -parse-as-library
        -Osize -Xcc -msimd128 -Xfrontend -disable-stack-protector -package-name polyphon -I "$out" -I WebAssembly/SIMD128
        ${EMBEDDED_SWIFT_FLAGS:-})
-for module in PolyphonMIDICore PolyphonSoundFontCore PolyphonSynth; do
+for module in PolyphonMIDICore PolyphonSoundFontCore PolyphonSFZCore PolyphonSynth; do
     sources=$(find "Sources/$module" -name '*.swift' | sort)
     # shellcheck disable=SC2086
     "$swiftc" "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \

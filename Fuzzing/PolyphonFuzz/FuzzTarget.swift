@@ -2,6 +2,7 @@ import Foundation
 import PolyphonAudio
 import PolyphonMIDI
 import PolyphonPlayback
+import PolyphonSFZCore
 import PolyphonSoundFont
 import PolyphonSynth
 
@@ -22,6 +23,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case midiStream = "midi-stream"
     /// The WAV, AIFF and CAF readers.
     case audioFile = "audio-file"
+    /// The SFZ reader: text, #define/#include (the input includes itself), inheritance, opcode
+    /// values, sample resolution, and each region's playback settled against a sample.
+    case sfz
 
     /// Whether one input also renders audio (a slower target, with a smaller campaign).
     var renders: Bool { self == .soundFont }
@@ -35,6 +39,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .sampleBank: _ = try? SampleBankDescription(propertyList: Data(bytes), file: "fuzz.plist")
         case .midiStream: Self.midiStream(bytes)
         case .audioFile: Self.audioFile(bytes)
+        case .sfz: Self.sfz(bytes)
         }
     }
 
@@ -118,5 +123,34 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         guard let file = try? AudioFile(bytes: bytes, path: "fuzz.wav") else { return }
         guard let first = file.channels.first else { return }
         guard file.channels.allSatisfy({ $0.count == first.count }) else { fatalError("channels of unequal length") }
+    }
+
+    /// The files an SFZ input may reach: itself (as the root and as `part.sfzh`, so includes
+    /// recurse) and a few samples.
+    private static func sfz(_ bytes: [UInt8]) {
+        let files = SFZMemoryFileSystem(files: [
+            "/f/root.sfz": bytes, "/f/part.sfzh": bytes, "/f/a.wav": [0], "/f/Samples/B.wav": [0],
+        ])
+        let limits = SFZReadingLimits()
+        guard let instrument = try? SFZInstrument(path: "/f/root.sfz", fileSystem: files, limits: limits) else { return }
+        guard instrument.regions.count <= limits.maximumRegionCount,
+              instrument.warnings.count <= limits.maximumWarningCount + 1 else { fatalError("limits not kept") }
+        let sample = SFZSampleMetadata(frameCount: 1000, sampleRate: 44_100, channelCount: 2, loop: SFZRange(10, 900), rootKey: 61)
+        for region in instrument.regions {
+            if let index = region.sampleIndex, !instrument.samples.indices.contains(index) { fatalError("sample index out of range") }
+            if case .generator = region.playback.sample, region.sampleIndex != nil { fatalError("a generator with a file") }
+            for metadata in [sample, nil] {
+                let playback = region.resolvedPlayback(sample: metadata)
+                guard playback.end >= 0, playback.loop.lower >= 0, playback.loop.upper <= max(playback.end, 0) || metadata == nil else {
+                    fatalError("playback outside the sample: \(playback)")
+                }
+            }
+            guard region.filters.count <= limits.maximumOpcodeIndex, region.lfos.count <= limits.maximumOpcodeIndex,
+                  region.flexEnvelopes.allSatisfy({ $0.points.count <= limits.maximumOpcodeIndex + 1 }) else {
+                fatalError("numbered opcodes beyond the limit")
+            }
+        }
+        _ = instrument.regionIndexes(key: 60, velocity: 100)
+        _ = instrument.looksLikeDrumKit
     }
 }

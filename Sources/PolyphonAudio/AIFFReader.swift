@@ -73,6 +73,17 @@ enum AIFFReader {
         let channels = SampleDecoder.decode(
             reader.bytes, offset: sound.bodyOffset + 8 + dataOffset, frameCount: frameCount,
             channelCount: channelCount, layout: layout)
-        return AudioFile(sampleRate: sampleRate, channels: channels, sourceFormat: .aiff, sourceEncoding: encoding)
+        return AudioFile(sampleRate: sampleRate, channels: channels, sourceFormat: .aiff, sourceEncoding: encoding,
+                         instrument: instrument(chunks, reader))
+    }
+
+    /// `INST` with the positions of `MARK`, when the file has an `INST` chunk.
+    private static func instrument(_ chunks: [ChunkHeader], _ reader: BinaryReader) -> AudioFileInstrument? {
+        func body(_ chunk: ChunkHeader) -> ArraySlice<UInt8> {
+            reader.bytes[chunk.bodyOffset..<(chunk.bodyOffset + chunk.availableSize)]
+        }
+        guard let inst = chunks.first(where: { $0.id == "INST" }) else { return nil }
+        let markers = chunks.first { $0.id == "MARK" }.map { AudioFileInstrument.aiffMarkers(body($0)) } ?? [:]
+        return AudioFileInstrument.aiff(instrument: body(inst), markers: markers)
     }
 }

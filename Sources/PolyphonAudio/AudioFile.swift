@@ -13,6 +13,9 @@ public struct AudioFile: Sendable, Equatable {
     public var sourceFormat: AudioFileFormat?
     /// How the file stored the samples.
     public var sourceEncoding: SampleEncoding
+    /// The root key and loops the file holds for samplers (WAV `smpl`, AIFF `INST`/`MARK`),
+    /// nil when it holds none.
+    public var instrument: AudioFileInstrument?
 
     /// The number of channels.
     public var channelCount: Int { channels.count }
@@ -22,11 +25,13 @@ public struct AudioFile: Sendable, Equatable {
     public var duration: Double { Double(frameCount) / sampleRate }
 
     /// Creates an audio file value from decoded samples.
-    public init(sampleRate: Double, channels: [[Float]], sourceFormat: AudioFileFormat?, sourceEncoding: SampleEncoding) {
+    public init(sampleRate: Double, channels: [[Float]], sourceFormat: AudioFileFormat?, sourceEncoding: SampleEncoding,
+                instrument: AudioFileInstrument? = nil) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.sourceFormat = sourceFormat
         self.sourceEncoding = sourceEncoding
+        self.instrument = instrument
     }
 
     /// The sample rates a reader accepts; anything outside is a damaged header, and rejecting

@@ -188,6 +188,7 @@ enum SndfileFormat {
     static let subtypeMask: Int32 = 0x0000_FFFF
 
     static let commandSetClipping: Int32 = 0x10C0
+    static let commandGetInstrument: Int32 = 0x10D0
     static let commandSetCompressionLevel: Int32 = 0x1301
 
     /// The `SF_FORMAT_*` code for writing, or `nil` for a combination libsndfile cannot store.

@@ -70,6 +70,10 @@ enum WAVReader {
         let frameCount = data.availableSize / blockAlign
         let channels = SampleDecoder.decode(
             reader.bytes, offset: data.bodyOffset, frameCount: frameCount, channelCount: channelCount, layout: layout)
-        return AudioFile(sampleRate: sampleRate, channels: channels, sourceFormat: .wav, sourceEncoding: encoding)
+        let instrument = chunks.first { $0.id == "smpl" }.flatMap {
+            AudioFileInstrument.samplerChunk(reader.bytes[$0.bodyOffset..<($0.bodyOffset + $0.availableSize)])
+        }
+        return AudioFile(sampleRate: sampleRate, channels: channels, sourceFormat: .wav, sourceEncoding: encoding,
+                         instrument: instrument)
     }
 }

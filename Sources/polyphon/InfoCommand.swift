@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import PolyphonMIDI
+import PolyphonSFZ
 import PolyphonSoundFont
 
 /// `polyphon info FILE [--json]`: what is inside a SoundFont or a MIDI file.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show what a bank (SF2, SF3, DLS, sample-bank plist) or a MIDI file (.mid/.rmi) holds.",
+        abstract: "Show what a bank (SF2, SF3, DLS, sample-bank plist), an SFZ instrument or a MIDI file (.mid/.rmi) holds.",
         discussion: "The kind of file is recognised from its content, not its name. --json prints a stable JSON object (fields: Documentation/cli.md).")
 
     @Argument(help: "The file to describe.")
@@ -16,9 +17,10 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    enum Kind { case midi, soundFont }
+    enum Kind { case midi, soundFont, sfz }
 
-    /// Sniffs the first 12 bytes: MThd or RIFF…RMID is MIDI, RIFF…sfbk is a SoundFont.
+    /// Sniffs the first bytes: MThd or RIFF…RMID is MIDI, a bank's (``SoundBankKind``) is a bank,
+    /// SFZ text is an SFZ instrument.
     static func kind(of path: String) throws -> Kind {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CLIError("\(path): cannot open: \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
@@ -30,10 +32,12 @@ struct InfoCommand: ParsableCommand {
            String(decoding: head[8..<12], as: UTF8.self) == "RMID" {
             return .midi
         }
-        if SoundBankKind.sniff(head: head) != nil { return .soundFont }
-        // Property lists are recognised further in than 12 bytes.
-        if (try? SoundBankKind.sniff(path: path)) ?? nil != nil { return .soundFont }
-        throw CLIError("\(path): not a SoundFont, DLS, sample bank or MIDI file (unrecognised header)")
+        // Property lists and SFZ text are recognised further in than 12 bytes.
+        switch try? SoundBankKind.sniff(path: path) {
+        case .sfz: return .sfz
+        case .some: return .soundFont
+        case nil: throw CLIError("\(path): not a SoundFont, DLS, sample bank, SFZ instrument or MIDI file (unrecognised header)")
+        }
     }
 
     func run() throws {
@@ -46,6 +50,15 @@ struct InfoCommand: ParsableCommand {
         case .soundFont:
             let bank = try SoundFont(contentsOfAnyBank: file, audioLoader: BankOption.audioLoader)
             let report = SoundFontReport(soundFont: bank, path: file)
+            if json { print(String(decoding: try encoder.encode(report), as: UTF8.self)) } else { print(report.text) }
+        case .sfz:
+            let instrument: SFZInstrument
+            do {
+                instrument = try SFZInstrument(contentsOf: file)
+            } catch {
+                throw CLIError(error.description)
+            }
+            let report = SFZReport(instrument: instrument, path: file)
             if json { print(String(decoding: try encoder.encode(report), as: UTF8.self)) } else { print(report.text) }
         }
     }

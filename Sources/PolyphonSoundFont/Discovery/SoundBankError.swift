@@ -15,6 +15,9 @@ public struct SoundBankError: Error, Hashable, Sendable, CustomStringConvertible
         case unrecognized
         /// A SoundBankPlayer bank was given but no audio loader to read its sample files.
         case audioLoaderRequired
+        /// An SFZ instrument was given where a SoundFont-style bank is expected: SFZ is read
+        /// by PolyphonSFZ (`SFZInstrument`), not turned into a ``SoundFont``.
+        case sfzInstrument
     }
 
     /// The path concerned.
@@ -34,9 +37,11 @@ public struct SoundBankError: Error, Hashable, Sendable, CustomStringConvertible
         case .notFound(let origin): return "\(path): no such sound bank (given by \(origin))"
         case .cannotOpen(let why): return "\(path): cannot open file (\(why))"
         case .unrecognized:
-            return "\(path): not a sound bank (expected a SoundFont 2/3, DLS or SoundBankPlayer property list)"
+            return "\(path): not a sound bank (expected a SoundFont 2/3, DLS, SoundBankPlayer property list or SFZ instrument)"
         case .audioLoaderRequired:
             return "\(path): a SoundBankPlayer sample bank needs an audio file reader to load its samples"
+        case .sfzInstrument:
+            return "\(path): is an SFZ instrument; 'polyphon info' reads it, but the synthesizer does not play SFZ yet"
         }
     }
 }

@@ -90,7 +90,8 @@ public struct SoundBankLocator: Sendable {
     ///
     /// A path the user named (`explicitPath`, or an environment variable that is set and not
     /// empty) must exist: a typo is reported instead of silently playing another bank. Banks
-    /// found by scanning must also be recognisable by content (``SoundBankKind/sniff(path:)``).
+    /// found by scanning must also be recognisable by content (``SoundBankKind/sniff(path:)``),
+    /// and not SFZ instruments (one instrument each, never a General MIDI bank).
     /// This only looks at names and first bytes; ``open(explicitPath:opening:builtIn:skipped:)``
     /// also moves past a discovered bank that turns out to be broken.
     /// - Throws: ``SoundBankError`` of kind ``SoundBankError/Kind/notFound(origin:)``.
@@ -226,6 +227,8 @@ public struct SoundBankLocator: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return false
         }
-        return (try? SoundBankKind.sniff(path: path)) != nil
+        // An SFZ is one instrument, never the General MIDI bank a search is for.
+        guard let kind = try? SoundBankKind.sniff(path: path) else { return false }
+        return kind != .sfz
     }
 }

@@ -10,7 +10,8 @@ extension SoundFont {
     ///     `AudioFile` in practice, see ``SampleBankAudio``); other kinds do not use it.
     ///   - sampleBankOptions: how a SoundBankPlayer bank becomes zones; other kinds do not use it.
     /// - Throws: ``SoundBankError`` when the file is missing or of no known kind (or a sample bank
-    ///   comes without `audioLoader`); otherwise the kind's own error (``SoundFontError``,
+    ///   comes without `audioLoader`, or it is an SFZ instrument, which is not a `SoundFont`);
+    ///   otherwise the kind's own error (``SoundFontError``,
     ///   ``DLSError``, ``SampleBankError``).
     public init(contentsOfAnyBank path: String, audioLoader: SampleBankAudioLoader? = nil,
                 sampleBankOptions: SampleBankOptions = SampleBankOptions()) throws {
@@ -22,6 +23,8 @@ extension SoundFont {
         case .sampleBank:
             guard let audioLoader else { throw SoundBankError(path: path, kind: .audioLoaderRequired) }
             try self.init(contentsOfSampleBank: path, audioLoader: audioLoader, options: sampleBankOptions)
+        case .sfz:
+            throw SoundBankError(path: path, kind: .sfzInstrument)
         case nil:
             throw SoundBankError(path: path, kind: .unrecognized)
         }

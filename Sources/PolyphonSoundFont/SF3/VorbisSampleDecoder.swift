@@ -52,15 +52,10 @@ extension SoundFont {
         }
         guard !pending.isEmpty else { return 0 }
         let before = decoder.store.count
-        let failures = FailureBox()
-        DispatchQueue.concurrentPerform(iterations: pending.count) { i in
-            do {
-                _ = try playableSample(at: pending[i])
-            } catch {
-                failures.record(i, error)
-            }
-        }
-        if let error = failures.first { throw error }
+        let bank = self
+        if let error = firstFailure(concurrentlyPerforming: pending.count, { (i: Int) throws(SampleDecodingError) in
+            _ = try bank.playableSample(at: pending[i])
+        }) { throw error }
         return decoder.store.count - before
     }
 
@@ -68,26 +63,5 @@ extension SoundFont {
     public var decodedSampleStatistics: (streams: Int, points: Int) {
         guard let decoder = sampleData.decoder as? VorbisSampleDecoder else { return (0, 0) }
         return (decoder.store.count, decoder.store.pointCount)
-    }
-}
-private final class FailureBox: @unchecked Sendable {
-    // @unchecked: fields touched only under `lock`.
-    private let lock = NSLock()
-    private var firstIndex = Int.max
-    private var error: Error?
-
-    func record(_ index: Int, _ error: Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        if index < firstIndex {
-            firstIndex = index
-            self.error = error
-        }
-    }
-
-    var first: Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        return error
     }
 }

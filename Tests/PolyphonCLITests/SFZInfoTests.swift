@@ -1,0 +1,62 @@
+import Foundation
+import PolyphonAudio
+import Testing
+
+/// `polyphon info X.sfz`: the instrument described by the built executable, and SFZ refused
+/// with one line where a SoundFont is needed.
+@Suite("polyphon info with SFZ instruments", .serialized)
+struct SFZInfoTests {
+    /// An instrument with two regions on a sine sample (one missing, one unknown opcode).
+    static func instrument() throws -> String {
+        let directory = CLI.workDirectory + "/sfz"
+        try FileManager.default.createDirectory(atPath: directory + "/Samples", withIntermediateDirectories: true)
+        let writer = try makeAudioFileWriter(path: directory + "/Samples/sine.wav", channelCount: 1, sampleRate: 44_100)
+        try writer.write(planar: [(0..<4410).map { Float(0.5 * sin(2 * Double.pi * 441 * Double($0) / 44_100)) }])
+        try writer.close()
+        let path = directory + "/piano.sfz"
+        try Data("""
+            // A test instrument
+            <control> default_path=samples\\
+            <group> seq_length=2 wobble=1
+            <region> sample=Sine.wav lokey=c4 hikey=e4 seq_position=1
+            <region> sample=Sine.wav lokey=c4 hikey=e4 seq_position=2
+            <region> sample=gone.wav key=f4
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func infoDescribesTheInstrument() throws {
+        let r = try CLI.run(["info", try Self.instrument()])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Kind: SFZ instrument"))
+        #expect(r.stdout.contains("c4 (60) – e4 (64): 2 regions"))
+        #expect(r.stdout.contains("samples/Sine.wav: 4410 frames, 44100 Hz, mono"))
+        #expect(r.stdout.contains("unknown opcode 'wobble'"))
+        #expect(r.stdout.contains("sample 'samples/gone.wav' not found"))
+    }
+
+    @Test func infoJSONListsRegionsSamplesAndWarnings() throws {
+        let r = try CLI.run(["info", "--json", try Self.instrument()])
+        #expect(r.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(json["regionCount"] as? Int == 2)
+        #expect((json["samples"] as? [[String: Any]])?.first?["frames"] as? Int == 4410)
+        #expect((json["warnings"] as? [String])?.count == 2)
+        #expect((json["regions"] as? [[String: Any]])?.first?["conditions"] as? [String] == ["seq 1/2"])
+    }
+
+    @Test func anSfzThatIsNotTextIsOneLineAndExitCodeOne() throws {
+        let path = CLI.workDirectory + "/binary.sfz"
+        try Data([0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0]).write(to: URL(fileURLWithPath: path))
+        let r = try CLI.run(["info", path])
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func renderSaysSFZIsNotPlayedYet() throws {
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", try Self.instrument(), "-o", CLI.workDirectory + "/sfz.wav"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("is an SFZ instrument"))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+}
