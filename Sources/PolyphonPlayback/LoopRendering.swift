@@ -2,7 +2,7 @@ import Foundation
 import PolyphonAudio
 import PolyphonMIDI
 
-/// How an offline render repeats the song's marked loop (``MIDILoop``, ``Timeline/loop``).
+/// How an offline render repeats the song's marked loop (`MIDILoop`, ``Timeline/loop``).
 public enum LoopRendering: Sendable, Hashable {
     /// The loop plays this many times in all (1 is the song as written), then the rest of the
     /// song and its tail.
@@ -96,6 +96,6 @@ extension RenderedLoop {
         (path as NSString).deletingPathExtension + ".loop.json"
     }
 
-    /// The loop points in the audio file's own form (``AudioLoopPoints``).
+    /// The loop points in the audio file's own form (`AudioLoopPoints`).
     public var audioLoopPoints: AudioLoopPoints { AudioLoopPoints(start: start, end: end) }
 }

@@ -25,7 +25,7 @@ public struct RenderOptions: Sendable {
     /// Repeat the song's marked loop (``LoopRendering``); `nil` plays the song as written.
     public var loop: LoopRendering?
     /// Make the output exactly this many seconds: a longer render is cut with a short fade
-    /// (``lengthFade``), a shorter one padded with silence.
+    /// (20 ms), a shorter one padded with silence.
     public var length: Double?
 
     public init() {}

@@ -305,7 +305,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     }
 
     /// How many times playback jumps back to the start of the loop the song marks (controller
-    /// 111, `loopStart`/`loopEnd` markers or EMIDI controllers 116/117: ``MIDILoop``) before it
+    /// 111, `loopStart`/`loopEnd` markers or EMIDI controllers 116/117: `MIDILoop`) before it
     /// plays on past the loop's end, as `AVAudioPlayer.numberOfLoops` counts: 0 (the default)
     /// plays the song as written, 1 plays the loop twice, a negative value repeats it until
     /// playback stops. The jump is sample-exact: the notes still held are released and ring on,
@@ -323,7 +323,7 @@ public final class MIDIPlayer: @unchecked Sendable {
         }
     }
 
-    /// The loop the song marks, if any (``MIDILoop``).
+    /// The loop the song marks, if any (`MIDILoop`).
     public var songLoop: MIDILoop? {
         controlLock.lock(); defer { controlLock.unlock() }
         return songMarkedLoop

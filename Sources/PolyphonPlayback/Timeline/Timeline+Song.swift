@@ -7,9 +7,11 @@ extension Timeline {
     /// bank is bank select MSB and LSB, then the program.
     ///
     /// - Parameters:
+    ///   - song: the song.
+    ///   - sampleRate: output frames per second.
     ///   - channelPorts: the groups of 16 channels the synthesizer has; a port past them falls
     ///     back to the last one.
-    ///   - loop: a loop to place on the frames (``Song/findLoop()`` finds the one the song marks).
+    ///   - loop: a loop to place on the frames (`Song.findLoop()` finds the one the song marks).
     public init(song: Song, sampleRate: Double, channelPorts: Int = 16, loop: MIDILoop? = nil) {
         let map = song.tempoMap
         let ticks = Double(song.ticksPerQuarterNote)

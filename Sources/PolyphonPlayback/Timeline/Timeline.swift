@@ -3,11 +3,11 @@ import PolyphonSoundFont
 import PolyphonSynth
 
 /// A song's events as a synthesizer hears them, each stamped with its frame: the one schedule
-/// the offline renderer and ``MIDIPlayer`` both play (through ``PlaybackEngine``).
+/// the offline renderer and ``MIDIPlayer`` both play (through one engine).
 ///
 /// Built once, then read without locks. From a Standard MIDI File it holds the file's messages
 /// in the order a player sends them (port meta events route a track's channels to the port's
-/// group of 16, so multi-port files play on 32+ channels); from a ``Song`` it holds each note as
+/// group of 16, so multi-port files play on 32+ channels); from a `Song` it holds each note as
 /// a note-on that knows its note-off, so an edit while playing can neither cut nor hang a note.
 public struct Timeline: Sendable {
     public struct Event: Sendable, Hashable {
@@ -62,7 +62,7 @@ public struct Timeline: Sendable {
     /// included.
     public let duration: Double
     /// The loop the engine repeats, if any, on this timeline's frames (a file's marked loop,
-    /// ``MIDILoop``).
+    /// `MIDILoop`).
     public internal(set) var loop: TimelineLoop?
     /// A song timeline's events as the song holds them (for callbacks); empty for a file's.
     let songEvents: [SongEvent]
@@ -87,8 +87,12 @@ public struct Timeline: Sendable {
     }
 
     /// A Standard MIDI File's timeline, `leadIn` seconds of silence first.
-    /// - Parameter loop: the loop to place on the frames; by default the one the file marks
-    ///   (``MIDIFile/loop``).
+    /// - Parameters:
+    ///   - file: the MIDI file.
+    ///   - sampleRate: output frames per second.
+    ///   - leadIn: seconds of silence before the first tick.
+    ///   - loop: the loop to place on the frames; by default the one the file marks
+    ///     (`MIDIFile.loop`).
     public init(file: MIDIFile, sampleRate: Double, leadIn: Double = 0, loop: MIDILoop? = nil) {
         self.sampleRate = sampleRate
         self.leadIn = leadIn

@@ -1,6 +1,6 @@
 import PolyphonMIDI
 
-/// A loop on a timeline's frames: where ``PlaybackEngine`` jumps back from and to, and what it
+/// A loop on a timeline's frames: where the playback engine jumps back from and to, and what it
 /// sends at the jump so every pass begins in the state the first began in.
 public struct TimelineLoop: Sendable, Hashable {
     /// The first frame of the loop.
