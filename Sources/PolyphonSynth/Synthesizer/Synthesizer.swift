@@ -300,6 +300,19 @@ public final class Synthesizer {
         set { for b in buses { b.chorus?.settings = newValue } }
     }
 
+    /// Remembers where the reverb's and chorus's modulation is, on every bus, so that
+    /// ``recallEffectModulation()`` can return there: a loop remembers at its start and recalls
+    /// at every jump back, so each pass sweeps as the first did. Allocates nothing.
+    public func rememberEffectModulation() {
+        for b in buses { b.reverb?.rememberModulation(); b.chorus?.rememberModulation() }
+    }
+
+    /// Returns the reverb's and chorus's modulation to where ``rememberEffectModulation()``
+    /// found it (before the next frame renders). Allocates nothing.
+    public func recallEffectModulation() {
+        for b in buses { b.reverb?.recallModulation(); b.chorus?.recallModulation() }
+    }
+
     /// The program currently selected on a channel.
     public func program(onChannel channel: UInt8) -> UInt8 {
         Int(channel) < channels.count ? channels[Int(channel)].program : 0
