@@ -32,7 +32,6 @@ final class VoiceRenderer {
     private let events: UnsafeMutablePointer<FilterEvent>
     private let eventCounts: UnsafeMutablePointer<Int>
     private let batch: FilterBatch
-    private let filterOffset: Int
     /// The oscillators' widened sample points (see ``Oscillator/scratchPoints``).
     private let scratch: UnsafeMutablePointer<Float>
     /// The filtered voices' dry mix when they share one bus, and what goes into it.
@@ -58,7 +57,6 @@ final class VoiceRenderer {
         eventCounts = .allocate(filledWith: 0, count: w)
         shared = SharedFilters(chunkFrames: chunkFrames, voices: voices)
         batch = FilterBatch(frames: chunkFrames, handOverStates: shared.joinStates)
-        filterOffset = MemoryLayout<Voice>.offset(of: \Voice.filter)!
         scratch = .allocate(filledWith: 0, count: Oscillator.scratchPoints)
         filteredLeft = .allocate(filledWith: 0, count: chunkFrames)
         filteredRight = .allocate(filledWith: 0, count: chunkFrames)
@@ -83,15 +81,13 @@ final class VoiceRenderer {
         sharedOnly.deallocate()
     }
 
-    /// Renders `count` (≤ chunk) frames of every active voice into the buses `target(voice)` names;
-    /// `sharedTarget` is that bus when it is the same for every voice. `bus(voice)` is the index
-    /// of the voice's bus and `busTarget(index)` that bus (`target(voice)` is
-    /// `busTarget(bus(voice))`). `clock` is the synthesizer's frame count at the chunk's start.
-    @inline(__always)
+    /// Renders `count` (≤ chunk) frames of every active voice into `targets`, one per bus: each
+    /// voice into the one its note names. `clock` is the synthesizer's frame count at the
+    /// chunk's start.
     func render(voices: UnsafeMutablePointer<Voice>, voiceCount: Int, count: Int, context: RenderContext,
-                clock: Int64, sharedTarget: MixTarget?, bus: (Int) -> Int, busTarget: (Int) -> MixTarget) {
-        let grouped = sharedTarget != nil
-        @inline(__always) func target(_ v: Int) -> MixTarget { busTarget(bus(v)) }
+                clock: Int64, into targets: UnsafePointer<MixTarget>, busCount: Int) {
+        let grouped = busCount == 1
+        @inline(__always) func target(_ v: Int) -> MixTarget { targets[voices[v].note.bus] }
         anyBatchMixed = false
         sharing = sharesFilters
         // Shared filters run while voices may join them or they still ring.
@@ -108,7 +104,7 @@ final class VoiceRenderer {
                 next += 1
             }
             if w == 0 { break }
-            renderWindow(voices, w, count, context, grouped, runsShared, bus, busTarget)
+            renderWindow(voices, w, count, context, grouped, runsShared, targets)
             // The window's buffers are reused by the next one: members waiting go in now.
             if runsShared { shared.flush() }
             for k in 0..<w where produced[k] > 0 && !sharedOnly[k] {
@@ -120,14 +116,14 @@ final class VoiceRenderer {
                 }
             }
         }
-        if let t = sharedTarget, anyBatchMixed {
-            let l = t.left, r = t.right, fl = filteredLeft, fr = filteredRight
+        if grouped && anyBatchMixed {
+            let l = targets[0].left, r = targets[0].right, fl = filteredLeft, fr = filteredRight
             for i in 0..<count {
                 l[i] += fl[i]
                 r[i] += fr[i]
             }
         }
-        if runsShared { shared.finish(count: count, clock: clock, into: busTarget) }
+        if runsShared { shared.finish(count: count, clock: clock, into: targets) }
     }
 
     /// Let settled voice filters share (``SharedFilters``); off only to compare in tests.
@@ -158,8 +154,7 @@ final class VoiceRenderer {
     private(set) var twinFrames = 0
 
     private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int, _ context: RenderContext,
-                              _ grouped: Bool, _ runsShared: Bool, _ bus: (Int) -> Int,
-                              _ busTarget: (Int) -> MixTarget) {
+                              _ grouped: Bool, _ runsShared: Bool, _ targets: UnsafePointer<MixTarget>) {
         var next = 0
         var pairFrames = 0
         let steady = skipsSteadyPoints
@@ -169,12 +164,9 @@ final class VoiceRenderer {
         @inline(__always) func settleMembership(_ v: Int) {
             let group = voices[v].membership.group
             guard group >= 0 else { return }
-            let b = bus(v)
-            // The target first: with the closure called while the voice is borrowed for
-            // `busGains`, the compiler would copy the whole voice.
-            let target = busTarget(b)
+            let b = voices[v].note.bus
             if !sharing || !voices[v].isFiltered
-                || !shared.matches(group, bus: b, gains: voices[v].busGains(target)) {
+                || !shared.matches(group, bus: b, gains: voices[v].busGains(targets[b])) {
                 voices[v].membership.group = -1
             }
         }
@@ -218,23 +210,21 @@ final class VoiceRenderer {
             let out = buffers + k * stride
             let voiceEvents = events + k * eventCapacity
             if runsShared && (sharing || voices[v].membership.group >= 0) {
-                let b = bus(v)
-                if !route(k, voices + v, n, out, voiceEvents, bus: b, target: busTarget(b)) { return }
+                let b = voices[v].note.bus
+                if !route(k, voices + v, n, out, voiceEvents, bus: b, target: targets[b]) { return }
             }
             guard n > 0 && voices[v].isFiltered else { return }
             // The filter runs over the whole chunk: a voice that ended early feeds it silence.
             if n < count { (out + n).update(repeating: 0, count: count - n) }
-            let filter = (UnsafeMutableRawPointer(voices + v) + filterOffset)
-                .assumingMemoryBound(to: LowPassFilter.self)
             lanePans[batch.count] = voices[v].panGains
             laneSlots[batch.count] = k
-            if batch.append(filter, buffer: out, events: voiceEvents, eventCount: eventCounts[k]) {
-                runFilters(count, grouped)
+            if batch.append(voices[v].filter, buffer: out, events: voiceEvents, eventCount: eventCounts[k]) {
+                runFilters(voices, count, grouped)
             }
         }
         if batch.count > 0 {
             for l in batch.count..<FilterBatch.lanes { lanePans[l] = .zero }
-            runFilters(count, grouped)
+            runFilters(voices, count, grouped)
         }
     }
 
@@ -295,8 +285,9 @@ final class VoiceRenderer {
     }
 
     @inline(__always)
-    private func runFilters(_ count: Int, _ grouped: Bool) {
+    private func runFilters(_ voices: UnsafeMutablePointer<Voice>, _ count: Int, _ grouped: Bool) {
         let taken = batch.process(frames: count)
+        for l in 0..<taken { voices[voiceIndices[laneSlots[l]]].filter = batch.filter(l) }
         guard grouped else { return }
         // A voice that ended inside the chunk: its filter rang on past the end, in silence that
         // the voice does not have. (The one-voice mix reads only the frames it produced.)
