@@ -415,7 +415,7 @@ public final class Synthesizer {
             }
         case .allSoundOff:
             voicePool.killAll()
-            renderer.clearSharedFilters()
+            renderer.router.pool.clear()
         case .reset:
             resetAll()
         }
@@ -449,7 +449,7 @@ public final class Synthesizer {
 
     private func resetAll() {
         voicePool.killAll()
-        renderer.clearSharedFilters()
+        renderer.router.pool.clear()
         for ch in channels {
             ch.resetAll()
             ch.selectPreset(presets, bankSelectMode: bankSelectMode)

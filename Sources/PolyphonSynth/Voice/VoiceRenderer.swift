@@ -1,6 +1,7 @@
 /// Renders the active voices of one chunk in three passes over windows of voices: each voice's
 /// dry signal into its own buffer, the resonant filters eight voices at a time (one per SIMD lane,
-/// which hides the filter recursion's latency), then the mix.
+/// which hides the filter recursion's latency), then the mix into the targets the mixer hands
+/// down, one per bus.
 ///
 /// With several output buses every voice is mixed on its own, in voice-pool order. With one
 /// shared bus a filter batch mixes its eight voices' dry signal at once into a filtered bus of
@@ -13,11 +14,11 @@
 /// independent, so batching never changes a voice's sound.
 ///
 /// Voices whose filters have settled mix into shared filters instead, one per filter setting,
-/// bus and gains (``SharedFilters``): their dry signal goes into the shared filter's input (a
-/// voice in one for the whole chunk skips its lane and the mix; one that joins or leaves
-/// mid-chunk runs its lane over silence where it was in), and the shared filters' output,
-/// sends included, is added to each bus last. Everything is allocated up front: rendering
-/// allocates nothing.
+/// bus and gains (``FilterRouter``, ``SharedFilterPool``): their dry signal goes into the shared
+/// filter's input (a voice in one for the whole chunk skips its lane and the mix; one that joins
+/// or leaves mid-chunk runs its lane over silence where it was in), and the shared filters'
+/// output, sends included, is added to each bus last. Everything is allocated up front:
+/// rendering allocates nothing.
 final class VoiceRenderer {
     /// Voices rendered per window: their buffers (window × chunk floats) stay in cache.
     static let window = 32
@@ -29,8 +30,9 @@ final class VoiceRenderer {
     private let voiceIndices: UnsafeMutablePointer<Int>
     private let produced: UnsafeMutablePointer<Int>
     private let buffers: UnsafeMutablePointer<Float>
-    private let events: UnsafeMutablePointer<FilterEvent>
-    private let eventCounts: UnsafeMutablePointer<Int>
+    private let eventStorage: UnsafeMutablePointer<FilterEvent>
+    /// Per window slot: the voice's filter events of the chunk.
+    private let events: UnsafeMutablePointer<FilterEvents>
     private let batch: FilterBatch
     /// The oscillators' widened sample points (see ``Oscillator/scratchPoints``).
     private let scratch: UnsafeMutablePointer<Float>
@@ -43,7 +45,7 @@ final class VoiceRenderer {
     private let batchMixed: UnsafeMutablePointer<Bool>
     /// Per window slot: every frame went into a shared filter (nothing left to filter or mix).
     private let sharedOnly: UnsafeMutablePointer<Bool>
-    private let shared: SharedFilters
+    let router: FilterRouter
 
     init(chunkFrames: Int, voices: Int) {
         self.chunkFrames = chunkFrames
@@ -53,10 +55,11 @@ final class VoiceRenderer {
         voiceIndices = .allocate(filledWith: 0, count: w)
         produced = .allocate(filledWith: 0, count: w)
         buffers = .allocate(filledWith: 0, count: w * stride)
-        events = .allocate(filledWith: FilterEvent(.flush, at: 0), count: w * eventCapacity)
-        eventCounts = .allocate(filledWith: 0, count: w)
-        shared = SharedFilters(chunkFrames: chunkFrames, voices: voices)
-        batch = FilterBatch(frames: chunkFrames, handOverStates: shared.joinStates)
+        eventStorage = .allocate(filledWith: FilterEvent(.flush, at: 0), count: w * eventCapacity)
+        events = .allocate(capacity: w)
+        for k in 0..<w { (events + k).initialize(to: FilterEvents(eventStorage + k * eventCapacity)) }
+        router = FilterRouter(chunkFrames: chunkFrames, voices: voices)
+        batch = FilterBatch(frames: chunkFrames, handOverStates: router.pool.joinStates)
         scratch = .allocate(filledWith: 0, count: Oscillator.scratchPoints)
         filteredLeft = .allocate(filledWith: 0, count: chunkFrames)
         filteredRight = .allocate(filledWith: 0, count: chunkFrames)
@@ -70,8 +73,8 @@ final class VoiceRenderer {
         voiceIndices.deallocate()
         produced.deallocate()
         buffers.deallocate()
+        eventStorage.deallocate()
         events.deallocate()
-        eventCounts.deallocate()
         scratch.deallocate()
         filteredLeft.deallocate()
         filteredRight.deallocate()
@@ -81,18 +84,33 @@ final class VoiceRenderer {
         sharedOnly.deallocate()
     }
 
+    /// The speed tricks voices take; tests switch them off to compare with the plain path.
+    var shortcuts = Shortcuts()
+    /// Render the two halves of a stereo pair with one phase stream while they are in step
+    /// (``StereoTwins.swift``); off only to compare the two paths in tests.
+    var pairsTwins = true
+    /// Frames rendered that way so far (for tests).
+    private(set) var twinFrames = 0
+    /// Control points steady voices passed without an update so far, and how many of them
+    /// inside a longer oscillator run (for tests).
+    private(set) var steadyPoints = 0
+    private(set) var steadyPointsRunThrough = 0
+
+    /// True once a filter batch of the current chunk has mixed into the filtered bus.
+    private var anyBatchMixed = false
+
     /// Renders `count` (≤ chunk) frames of every active voice into `targets`, one per bus: each
     /// voice into the one its note names. `clock` is the synthesizer's frame count at the
     /// chunk's start.
     func render(voices: UnsafeMutablePointer<Voice>, voiceCount: Int, count: Int, context: RenderContext,
                 clock: Int64, into targets: UnsafePointer<MixTarget>, busCount: Int) {
         let grouped = busCount == 1
-        @inline(__always) func target(_ v: Int) -> MixTarget { targets[voices[v].note.bus] }
         anyBatchMixed = false
-        sharing = sharesFilters
+        let sharing = shortcuts.sharing
+        let pool = router.pool
         // Shared filters run while voices may join them or they still ring.
-        let runsShared = sharing || shared.isActive
-        if runsShared { shared.begin(count: count) }
+        let runsShared = sharing || pool.isActive
+        if runsShared { pool.begin(count: count) }
         var next = 0
         while next < voiceCount {
             var w = 0
@@ -106,13 +124,14 @@ final class VoiceRenderer {
             if w == 0 { break }
             renderWindow(voices, w, count, context, grouped, runsShared, targets)
             // The window's buffers are reused by the next one: members waiting go in now.
-            if runsShared { shared.flush() }
+            if runsShared { pool.flush() }
             for k in 0..<w where produced[k] > 0 && !sharedOnly[k] {
                 let v = voiceIndices[k]
+                let target = targets[voices[v].note.bus]
                 if batchMixed[k] {
-                    voices[v].mixSends(buffers + k * stride, produced[k], target(v))
+                    target.addSends(buffers + k * stride, produced[k], voices[v].sound)
                 } else {
-                    voices[v].mix(buffers + k * stride, produced[k], target(v))
+                    target.add(buffers + k * stride, produced[k], voices[v].sound)
                 }
             }
         }
@@ -123,55 +142,29 @@ final class VoiceRenderer {
                 r[i] += fr[i]
             }
         }
-        if runsShared { shared.finish(count: count, clock: clock, into: targets) }
+        if runsShared { pool.finish(count: count, clock: clock, into: targets) }
     }
 
-    /// Let settled voice filters share (``SharedFilters``); off only to compare in tests.
-    var sharesFilters = true
-    /// Voice frames mixed into a shared filter so far (for tests).
-    private(set) var sharedFrames = 0
-    /// Voices may join shared filters this chunk.
-    private var sharing = false
-
-    /// Silences the shared filters (all sound off, reset).
-    func clearSharedFilters() { shared.clear() }
-
-    /// True once a filter batch of the current chunk has mixed into the filtered bus.
-    private var anyBatchMixed = false
-
-    /// Let steady voices run through control points that would change nothing (see
-    /// ``SteadyVoice.swift``); off only to compare the two paths in tests.
-    var skipsSteadyPoints = true
-    /// Control points steady voices passed without an update so far, and how many of them
-    /// inside a longer oscillator run (for tests).
-    private(set) var steadyPoints = 0
-    private(set) var steadyPointsRunThrough = 0
-
-    /// Render the two halves of a stereo pair with one phase stream while they are in step
-    /// (``StereoTwins.swift``); off only to compare the two paths in tests.
-    var pairsTwins = true
-    /// Frames rendered that way so far (for tests).
-    private(set) var twinFrames = 0
+    /// The shortcuts on, or the plain path when both are off (the verdicts of steadiness it
+    /// does not judge are dropped).
+    @inline(__always)
+    private func renderVoice(_ voice: UnsafeMutablePointer<Voice>, _ count: Int, into out: UnsafeMutablePointer<Float>,
+                             _ voiceEvents: inout FilterEvents, _ context: RenderContext) -> Int {
+        if shortcuts.steady || shortcuts.sharing {
+            return voice.pointee.render(count: count, into: out, events: &voiceEvents, scratch: scratch,
+                                        shortcuts: shortcuts, context: context)
+        }
+        voice.pointee.steadiness.isSteady = false
+        return voice.pointee.render(count: count, into: out, events: &voiceEvents, scratch: scratch, context: context)
+    }
 
     private func renderWindow(_ voices: UnsafeMutablePointer<Voice>, _ w: Int, _ count: Int, _ context: RenderContext,
                               _ grouped: Bool, _ runsShared: Bool, _ targets: UnsafePointer<MixTarget>) {
         var next = 0
         var pairFrames = 0
-        let steady = skipsSteadyPoints
-        /// A member whose filter changed bus or gains (a pan or send controller), or that is not
-        /// filtered any more, or all members when sharing is off, leave at the chunk's start:
-        /// decided before rendering, so the voice knows whether it is in a shared filter.
-        @inline(__always) func settleMembership(_ v: Int) {
-            let group = voices[v].membership.group
-            guard group >= 0 else { return }
-            let b = voices[v].note.bus
-            if !sharing || !voices[v].isFiltered
-                || !shared.matches(group, bus: b, gains: voices[v].busGains(targets[b])) {
-                voices[v].membership.group = -1
-            }
-        }
+        let sharing = shortcuts.sharing
         if runsShared {
-            for k in 0..<w { settleMembership(voiceIndices[k]) }
+            for k in 0..<w { router.settle(voices + voiceIndices[k], sharing: sharing, targets: targets) }
         }
         while next < w {
             let v = voiceIndices[next]
@@ -179,20 +172,18 @@ final class VoiceRenderer {
                 && Voice.twinOffset(voices + voiceIndices[next + 1], from: voices + v) != nil {
                 // The two halves of a stereo pair, in step: one phase stream for both.
                 let k = next
-                (produced[k], produced[k + 1]) = Voice.renderSourcePair(
+                events[k].removeAll()
+                events[k + 1].removeAll()
+                (produced[k], produced[k + 1]) = Voice.renderPair(
                     voices + v, voices + voiceIndices[k + 1], count: count,
-                    into: buffers + k * stride, buffers + (k + 1) * stride,
-                    events: events + k * eventCapacity, events + (k + 1) * eventCapacity,
-                    eventCounts: &eventCounts[k], &eventCounts[k + 1], scratch: scratch,
-                    sharing: sharing, steady: steady, context: context, twinFrames: &pairFrames)
+                    into: buffers + k * stride, buffers + (k + 1) * stride, events: &events[k], &events[k + 1],
+                    scratch: scratch, shortcuts: shortcuts, context: context, twinFrames: &pairFrames)
                 enqueue(k)
                 enqueue(k + 1)
                 next += 2
             } else {
-                produced[next] = voices[v].renderSource(count: count, into: buffers + next * stride,
-                                                        events: events + next * eventCapacity,
-                                                        eventCount: &eventCounts[next], scratch: scratch,
-                                                        sharing: sharing, steady: steady, context: context)
+                events[next].removeAll()
+                produced[next] = renderVoice(voices + v, count, into: buffers + next * stride, &events[next], context)
                 enqueue(next)
                 next += 1
             }
@@ -208,17 +199,18 @@ final class VoiceRenderer {
             steadyPoints &+= passed
             steadyPointsRunThrough &+= runThrough
             let out = buffers + k * stride
-            let voiceEvents = events + k * eventCapacity
             if runsShared && (sharing || voices[v].membership.group >= 0) {
-                let b = voices[v].note.bus
-                if !route(k, voices + v, n, out, voiceEvents, bus: b, target: targets[b]) { return }
+                if !router.route(voices + v, n, out, events[k], target: targets[voices[v].note.bus]) {
+                    sharedOnly[k] = true
+                    return
+                }
             }
             guard n > 0 && voices[v].isFiltered else { return }
             // The filter runs over the whole chunk: a voice that ended early feeds it silence.
             if n < count { (out + n).update(repeating: 0, count: count - n) }
-            lanePans[batch.count] = voices[v].panGains
+            lanePans[batch.count] = SIMD2(voices[v].sound.panLeft, voices[v].sound.panRight)
             laneSlots[batch.count] = k
-            if batch.append(voices[v].filter, buffer: out, events: voiceEvents, eventCount: eventCounts[k]) {
+            if batch.append(voices[v].filter, buffer: out, events: events[k].base, eventCount: events[k].count) {
                 runFilters(voices, count, grouped)
             }
         }
@@ -226,62 +218,6 @@ final class VoiceRenderer {
             for l in batch.count..<FilterBatch.lanes { lanePans[l] = .zero }
             runFilters(voices, count, grouped)
         }
-    }
-
-    /// Sends the frames of window slot `k` that belong in a shared filter there, following the
-    /// voice's joins (`.join` events, accepted here — the event then names the join slot its
-    /// filter hands its state to — or turned into flushes) and leaves (a new filter target
-    /// while in), and zeroes them in the voice's buffer. Returns whether the voice's own filter
-    /// still has work this chunk: frames of its own, or a state to hand over.
-    private func route(_ k: Int, _ voice: UnsafeMutablePointer<Voice>, _ n: Int, _ out: UnsafeMutablePointer<Float>,
-                       _ voiceEvents: UnsafeMutablePointer<FilterEvent>, bus: Int, target: MixTarget) -> Bool {
-        // (Members that had to leave at the chunk's start left before rendering.)
-        var member = voice.pointee.membership.group
-        let gains = voice.pointee.busGains(target)
-        var start = 0            // where the current stretch (own or shared) began
-        var ownFrames = 0
-        var joined = false
-        for j in 0..<eventCounts[k] {
-            let offset = min(Int(voiceEvents[j].offset), n)
-            switch voiceEvents[j].change {
-            case .join(let coefficients, _):
-                if member < 0 && offset < n,
-                   let (group, slot) = shared.join(coefficients: coefficients, gains: gains, bus: bus, offset: offset) {
-                    ownFrames += offset - start
-                    member = group
-                    start = offset
-                    voiceEvents[j].change = .join(coefficients, slot: Int32(slot))
-                    joined = true
-                } else {
-                    voiceEvents[j].change = .flush  // already in, or no shared filter free
-                }
-            case .glide, .snap:
-                if member >= 0 {
-                    // The cutoff moves: the voice leaves and filters on its own from silence.
-                    shared.add(out, from: start, to: offset, group: member, deferred: false)
-                    sharedFrames += offset - start
-                    (out + start).update(repeating: 0, count: offset - start)
-                    member = -1
-                    start = offset
-                }
-            case .flush, .inject, .settle:
-                break
-            }
-        }
-        if member >= 0 {
-            // A voice that joined this chunk gets its buffer cleared below: add it at once.
-            shared.add(out, from: start, to: n, group: member, deferred: !joined)
-            sharedFrames += n - start
-        } else {
-            ownFrames += n - start
-        }
-        let ownWork = ownFrames > 0 || joined
-        if member >= 0 && ownWork { (out + start).update(repeating: 0, count: n - start) }
-        sharedOnly[k] = !ownWork
-        member = voice.pointee.isActive ? member : -1
-        voice.pointee.membership.group = member
-        if member >= 0 { shared.addMember(member) }
-        return ownWork
     }
 
     @inline(__always)

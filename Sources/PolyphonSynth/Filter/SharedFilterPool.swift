@@ -16,9 +16,9 @@
 /// NRPN) or its gains change, and starts its own filter afresh from silence; what it had put
 /// into the shared state rings out there as it was, instead of gliding with the voice. Likewise
 /// a member that ends (or is cut by All Sound Off on its channel) leaves its filter's ring-out
-/// in the shared state instead of dropping it. The voice decides which filters may share so
-/// that these rings stay inaudible (``Voice``'s `filterMayShare`); `SharedFilterTests`
-/// measures the differences.
+/// in the shared state instead of dropping it. The router lets only filters share whose
+/// rings stay inaudible (``FilterRouter/filterMayShare(_:cutoffCents:outputRate:)``), and
+/// decides who joins and leaves; `SharedFilterTests` measures the differences.
 ///
 /// Joins and leaves happen at the voices' own control points, members add their signal in
 /// voice-pool order, and shared filters are summed into their bus in the order of their
@@ -26,7 +26,7 @@
 /// one exception: an emptied shared filter is freed at the end of a chunk, so should all
 /// ``capacity`` (one per voice and 64 more) be taken at once, when a waiting voice gets the next
 /// free one depends on the slicing, by rounding. Everything is allocated up front.
-final class SharedFilters {
+final class SharedFilterPool {
     /// Shared filters at most: one per voice and 64 more for rings not yet freed. A voice that
     /// finds none free keeps its own filter and asks again.
     let capacity: Int
