@@ -57,6 +57,14 @@ struct FilterEvents {
         count += 1
     }
 
+    /// True when a control point asked to join a shared filter.
+    var asksToJoin: Bool {
+        for i in 0..<count {
+            if case .join = base[i].change { return true }
+        }
+        return false
+    }
+
     /// Empties the list for the next chunk.
     @inline(__always)
     mutating func removeAll() { count = 0 }

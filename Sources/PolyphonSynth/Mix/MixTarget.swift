@@ -6,6 +6,13 @@ struct MixTarget {
     var reverb: UnsafeMutablePointer<Float>?
     var chorus: UnsafeMutablePointer<Float>?
 
+    /// The same buses from frame `offset` of the chunk on.
+    @inline(__always)
+    func advanced(by offset: Int) -> MixTarget {
+        MixTarget(left: left + offset, right: right + offset, reverb: reverb.map { $0 + offset },
+                  chorus: chorus.map { $0 + offset })
+    }
+
     /// Adds `n` frames of a voice's (filtered) signal, panned, and its effect sends.
     @inline(__always)
     func add(_ s: UnsafePointer<Float>, _ n: Int, _ sound: VoiceParameters) {

@@ -33,6 +33,13 @@ extension Synthesizer {
         get { context.explicitFilterFlush }
         set { context.explicitFilterFlush = newValue }
     }
+    /// Whether every round of voices is spread over the threads, however little work it holds
+    /// (``VoiceRenderer/minimumThreadedWork``), and how many rounds were.
+    @_spi(Testing) public var spreadsEveryRoundOverThreads: Bool {
+        get { renderer.alwaysUsesThreads }
+        set { renderer.alwaysUsesThreads = newValue }
+    }
+    @_spi(Testing) public var threadedRounds: Int { renderer.threadedRounds }
     @_spi(Testing) public var steadyVoiceCount: Int {
         var n = 0
         voicePool.forEachActive { v in if v.isHeldSteady { n += 1 } }

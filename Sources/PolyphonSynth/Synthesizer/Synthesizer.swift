@@ -46,22 +46,26 @@ public final class Synthesizer {
     let renderer: VoiceRenderer
 
     /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
-    /// "preload", done once) so playing never consults the zone tables.
+    /// "preload", done once) so playing never consults the zone tables. With `threads`, each
+    /// render spreads the voices over them (``RenderThreadPool``); the output is the same.
     public convenience init(soundBank: SoundFont, sampleRate: Double = 44100,
-                            configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
-        try self.init(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration, presets: nil)
+                            configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
+                            threads: (any RenderThreadPool)? = nil) throws(SynthesizerError) {
+        try self.init(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration, presets: nil,
+                      threads: threads)
     }
 
     /// Creates a synthesizer for a bank whose regions were resolved once for many synthesizers
     /// (unless `configuration` asks for another ``VelocityToFilterMode``, when it resolves its own).
     public convenience init(preparedBank: PreparedSoundBank, sampleRate: Double = 44100,
-                            configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
+                            configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
+                            threads: (any RenderThreadPool)? = nil) throws(SynthesizerError) {
         try self.init(soundBank: preparedBank.soundBank, sampleRate: sampleRate, configuration: configuration,
-                      presets: preparedBank.presets(for: configuration.velocityToFilter))
+                      presets: preparedBank.presets(for: configuration.velocityToFilter), threads: threads)
     }
 
     private init(soundBank: SoundFont, sampleRate: Double, configuration: SynthesizerConfiguration,
-                 presets: PresetTable?) throws(SynthesizerError) {
+                 presets: PresetTable?, threads: (any RenderThreadPool)?) throws(SynthesizerError) {
         guard sampleRate >= 8000 && sampleRate <= 192_000 else {
             throw SynthesizerError.unsupportedSampleRate(sampleRate)
         }
@@ -92,7 +96,7 @@ public final class Synthesizer {
         context.fluidSynthBlockTiming = configuration.fluidSynthBlockTiming
 
         let n = Self.chunkFrames
-        renderer = VoiceRenderer(chunkFrames: n, voices: configuration.polyphony)
+        renderer = VoiceRenderer(chunkFrames: n, voices: configuration.polyphony, threads: threads)
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)
         routesByBus = configuration.outputBusCount != nil
