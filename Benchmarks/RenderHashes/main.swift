@@ -3,10 +3,11 @@
 // refactoring of the engine that must not change the sound compares these lines before and
 // after (`diff`): any changed bit anywhere changes the hash.
 //
-//   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--jobs N] > hashes.txt
+//   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--jobs N] [--threads N] > hashes.txt
 //
-// --quick renders the first 60 s of each song only. Lines are sorted, so runs with different
-// --jobs compare equal.
+// --quick renders the first 60 s of each song only. --threads spreads each render's voices over
+// N threads (the hashes must not change). Lines are sorted, so runs with different --jobs
+// compare equal.
 import Foundation
 import PolyphonMIDI
 import PolyphonPlayback
@@ -17,6 +18,7 @@ var songsDir = "/usr/share/planetblupi/music"
 var banks: [String] = []
 var quick = false
 var jobs = ProcessInfo.processInfo.activeProcessorCount
+var threads = 1
 var it = CommandLine.arguments.dropFirst().makeIterator()
 while let a = it.next() {
     switch a {
@@ -24,6 +26,7 @@ while let a = it.next() {
     case "--bank": if let b = it.next() { banks.append(b) }
     case "--quick": quick = true
     case "--jobs": jobs = max(1, Int(it.next() ?? "") ?? jobs)
+    case "--threads": threads = max(1, Int(it.next() ?? "") ?? threads)
     default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!); exit(64)
     }
 }
@@ -60,6 +63,7 @@ let loadedBanks = try banks.map { try SoundFont(contentsOf: $0) }
 nonisolated(unsafe) let bankByPath = Dictionary(uniqueKeysWithValues: zip(banks, loadedBanks))
 nonisolated(unsafe) let files = try Dictionary(uniqueKeysWithValues: songs.map { ($0, try MIDIFile(contentsOfFile: songsDir + "/" + $0)) })
 nonisolated(unsafe) let quickRun = quick
+let renderThreads = threads
 nonisolated(unsafe) let jobMatrix = matrix
 
 final class Results: @unchecked Sendable {
@@ -74,6 +78,7 @@ nonisolated(unsafe) var cursor = 0
 @Sendable func run(_ job: Job) throws -> String {
     var options = RenderOptions()
     options.blockSize = job.block
+    options.threads = renderThreads
     options.synthesizer.interpolation = job.interpolation
     options.synthesizer.reverbEnabled = job.effects
     options.synthesizer.chorusEnabled = job.effects

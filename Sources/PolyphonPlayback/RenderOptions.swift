@@ -22,6 +22,9 @@ public struct RenderOptions: Sendable {
     public var endAtLastEvent = false
     /// Frames rendered per call into the synthesizer (events still land on their exact frame).
     public var blockSize = 1024
+    /// Threads the synthesizer spreads its voices over, the rendering thread included
+    /// (``RenderThreads``): the output is the same bytes for every count.
+    public var threads = 1
 
     public init() {}
 }
