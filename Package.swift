@@ -3,9 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "Polyphon",
-    // macOS 14 / iOS 17: Hummingbird's (the jam server's) minimum; SwiftPM applies the package's
-    // platforms to every target.
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // macOS 13 / iOS 16: the oldest systems promised. The libraries need Swift concurrency
+    // (MIDIPlayer's `await play()`: macOS 10.15 / iOS 13) and, as far as we know, no newer API;
+    // going lower would be a promise that no build checks. The jam server needs macOS 14 / iOS 17
+    // (Hummingbird 2) and is a package of its own (Jam/) because SwiftPM applies a package's
+    // platforms to every one of its targets.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "PolyphonMIDICore", targets: ["PolyphonMIDICore"]),
         .library(name: "PolyphonMIDI", targets: ["PolyphonMIDI"]),
@@ -16,15 +19,15 @@ let package = Package(
         .library(name: "PolyphonAudio", targets: ["PolyphonAudio"]),
         .library(name: "PolyphonLive", targets: ["PolyphonLive"]),
         .library(name: "PolyphonPlayback", targets: ["PolyphonPlayback"]),
+        .library(name: "PolyphonBatch", targets: ["PolyphonBatch"]),
+        // Finds and builds the WebAssembly kit of a checkout: `export-web` here, the jam server
+        // in Jam/.
+        .library(name: "PolyphonWebKit", targets: ["PolyphonWebKit"]),
         .executable(name: "polyphon", targets: ["polyphon"]),
-        // The jam server: `polyphon jam` builds and starts it, so `render` and `demo` never
-        // compile the web server stack.
-        .executable(name: "polyphon-jam", targets: ["PolyphonJam"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         // The portable core (no Foundation; also builds as Embedded Swift for WebAssembly):
@@ -50,26 +53,19 @@ let package = Package(
         .target(name: "PolyphonPlayback",
                 dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
                                .product(name: "Atomics", package: "swift-atomics")]),
+        // A corpus rendered on every core: inputs, costliest-first schedule, resume, report, shards.
+        .target(name: "PolyphonBatch",
+                dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback"]),
         // The WebAssembly kit in this checkout: built from the current sources on first use.
         .target(name: "PolyphonWebKit", path: "Sources/PolyphonWebKit"),
         .executableTarget(
             name: "polyphon",
             dependencies: [
                 "PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth", "PolyphonAudio",
-                "PolyphonLive", "PolyphonPlayback", "PolyphonWebKit",
+                "PolyphonLive", "PolyphonPlayback", "PolyphonBatch", "PolyphonWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
-        // `polyphon jam`'s server (Hummingbird 2): banks, per-preset subsets, the page, exports.
-        .executableTarget(
-            name: "PolyphonJam",
-            dependencies: [
-                "PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth", "PolyphonAudio",
-                "PolyphonPlayback", "PolyphonWebKit",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            resources: [.copy("Page")]),
         .executableTarget(
             name: "PolyphonBenchmark",
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback"],
@@ -79,7 +75,8 @@ let package = Package(
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonPlayback"],
             path: "Benchmarks/RenderHashes"),
         // Helpers every test target shares: real files and tools, processes, temporary files.
-        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont"], path: "Tests/PolyphonTestSupport"),
+        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI"],
+                path: "Tests/PolyphonTestSupport"),
         // Fuzz targets for every parser (Scripts/fuzz.sh builds them with libFuzzer and
         // AddressSanitizer); an ordinary build makes the tool that writes their seed corpora
         // and replays inputs.
@@ -102,11 +99,14 @@ let package = Package(
         .testTarget(name: "PolyphonPlaybackTests",
                     dependencies: ["PolyphonPlayback", "PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
-        .testTarget(name: "PolyphonJamTests",
-                    dependencies: ["PolyphonJam", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio",
-                                   "PolyphonPlayback", "PolyphonTestSupport", "PolyphonWebKit",
-                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
-                    exclude: ["jam-in-chromium.py"]),
+        .testTarget(name: "PolyphonBatchTests",
+                    dependencies: ["PolyphonBatch", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonPlayback", "PolyphonAudio",
+                                   "PolyphonTestSupport"]),
+        // The code the DocC articles and the README show, compiled and run
+        // (Scripts/check-doc-snippets.py checks that the text and these files agree).
+        .testTarget(name: "DocumentationSnippetTests",
+                    dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
+                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",

@@ -46,8 +46,11 @@ public struct LoudnessMeter: Sendable {
 
     /// Creates a meter for `channelCount` channels at `sampleRate`.
     ///
-    /// - Parameter channelWeights: Per-channel weights; `nil` weighs every channel 1.0, which is
-    ///   right for mono and stereo. For 5.1 pass `[1, 1, 1, 0, 1.41, 1.41]` in the file's order.
+    /// - Parameters:
+    ///   - sampleRate: the rate of the audio to measure.
+    ///   - channelCount: the number of channels in each block.
+    ///   - channelWeights: Per-channel weights; `nil` weighs every channel 1.0, which is right for
+    ///     mono and stereo. For 5.1 pass `[1, 1, 1, 0, 1.41, 1.41]` in the file's order.
     public init(sampleRate: Double, channelCount: Int, channelWeights: [Double]? = nil) {
         precondition(AudioFile.plausibleSampleRates.contains(sampleRate) && channelCount >= 1)
         precondition(channelWeights == nil || channelWeights!.count == channelCount)

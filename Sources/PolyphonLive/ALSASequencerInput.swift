@@ -11,8 +11,8 @@ import Musl
 /// source port at start.
 ///
 /// Sequencer events are turned back into MIDI bytes by libasound's own encoder
-/// (`snd_midi_event_decode`) and then into ``MIDIStreamMessage``s by a
-/// ``MIDIByteStreamParser``, so stdin and the sequencer share one decoding path.
+/// (`snd_midi_event_decode`) and then into `MIDIStreamMessage`s by a
+/// `MIDIByteStreamParser`, so stdin and the sequencer share one decoding path.
 public final class ALSASequencerInput: @unchecked Sendable {
     // @unchecked: the handles are used by the reading thread only after init.
 

@@ -9,11 +9,11 @@ import Atomics
 /// - the **writer thread** (`polyphon-writer`) takes one device period at a time from the ring
 ///   and blocks in the device's write, which paces everything to the device's clock.
 ///
-/// The synthesizer (through the CLI) or a MIDI player provides the callback:
+/// A MIDI player (PolyphonPlayback), or the CLI's live synthesizer, provides the callback:
 /// ```swift
-/// let output = try LiveOutput(backend: AudioBackend.openFirstAvailable())
-/// let synth = try Synthesizer(soundBank: bank, sampleRate: output.sampleRate)
-/// try output.start { left, right, frames in synth.render(left: left, right: right, frameCount: frames) }
+/// let output = try LiveOutput()                  // the first backend that works
+/// let player = try MIDIPlayer(song: song, soundBank: bank, sampleRate: output.sampleRate)
+/// try output.start { left, right, frames in player.render(left: left, right: right, frameCount: frames) }
 /// ```
 public final class LiveOutput: @unchecked Sendable {
     // @unchecked: the configuration is immutable; the counters are atomics; the threads are
@@ -54,6 +54,7 @@ public final class LiveOutput: @unchecked Sendable {
     /// Prepares to play through `output`.
     ///
     /// - Parameters:
+    ///   - output: the opened device (or sound server stream) to play through.
     ///   - blockFrames: frames per render callback; by default the device period.
     ///   - ringPeriods: device periods the ring holds between the two threads. Together with
     ///     the device buffer this is the headroom a slow render block can use.

@@ -34,8 +34,10 @@ public struct TempoMap: Sendable, Hashable {
 
     /// Builds a map from tempo events.
     ///
-    /// - Parameter tempoEvents: ticks and tempos in any order; events at the same tick keep
-    ///   their order, so the later one is in effect.
+    /// - Parameters:
+    ///   - division: the file's time division, which ticks are counted in.
+    ///   - tempoEvents: ticks and tempos in any order; events at the same tick keep their order,
+    ///     so the later one is in effect.
     public init(division: Division, tempoEvents: [(tick: Int, microsecondsPerQuarterNote: UInt32)]) {
         self.division = division
         let sorted = tempoEvents.enumerated()

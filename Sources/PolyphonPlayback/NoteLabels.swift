@@ -47,7 +47,7 @@ extension MIDISchedule {
     ///   still sounding is released; without it such notes are labelled as ending at the last
     ///   event (in the audio they ring on into the tail).
     /// - Parameters:
-    ///   - minimumNoteLength: ``SynthesizerConfiguration/minimumNoteLength`` of the render.
+    ///   - minimumNoteLength: `SynthesizerConfiguration.minimumNoteLength` of the render.
     ///   - liftPedalsAtEnd: ``RenderOptions/liftPedalsAtEnd`` of the render.
     public func noteLabels(minimumNoteLength: Double = SynthesizerConfiguration().minimumNoteLength,
                            liftPedalsAtEnd: Bool = true) -> [NoteLabel] {

@@ -27,8 +27,10 @@ public final class SoundBankPlayer {
 
     /// - Parameters:
     ///   - soundBanks: the banks to play; `bank:` in the note calls indexes this array.
+    ///   - sampleRate: the output rate.
     ///   - maximumVoices: voice limit per bank; when all are busy the oldest note is stopped.
     ///   - gain: output gain with FluidSynth's meaning (0.2 = FluidSynth's level).
+    ///   - reverb: whether the banks play through the reverb (the seed had none).
     public init(soundBanks: [SoundFont], sampleRate: Double = 44100, maximumVoices: Int = 32,
                 gain: Float = 0.2, reverb: Bool = false) throws {
         precondition(!soundBanks.isEmpty, "SoundBankPlayer needs at least one bank")

@@ -18,7 +18,7 @@ public struct Region: Sendable {
     /// Index into ``SoundFont/samples``.
     public var sampleIndex: Int
 
-    /// A region from already resolved values (see ``SoundFont/regions(forPresetAt:)``).
+    /// A region from already resolved values (see ``SoundFont/regions(forPresetAt:defaultModulators:)``).
     public init(keyRange: ClosedRange<UInt8>, velocityRange: ClosedRange<UInt8>,
                 generators: GeneratorSet, modulators: [Modulator], sampleIndex: Int) {
         self.keyRange = keyRange

@@ -27,7 +27,7 @@ extension SoundFont {
     /// key and velocity ranges contain the note. Empty when the bank has no such preset.
     ///
     /// Zone pairs that do not contain the note are skipped before their generators and
-    /// modulators are combined, so this costs a fraction of ``regions(forPresetAt:)``.
+    /// modulators are combined, so this costs a fraction of ``regions(forPresetAt:defaultModulators:)``.
     public func regions(bank: Int, program: Int, key: UInt8, velocity: UInt8) -> [Region] {
         guard let index = presetIndex(bank: bank, program: program) else { return [] }
         return resolveRegions(presetAt: index, key: key, velocity: velocity, defaultModulators: Modulator.defaults)

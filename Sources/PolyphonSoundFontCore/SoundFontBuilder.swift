@@ -37,10 +37,16 @@ extension SoundFont {
         ///
         /// - Parameters:
         ///   - pcm: 16-bit sample points (the high 16 bits when `lowBytes` is given).
-        ///   - lowBytes: the low 8 bits of 24-bit points, one per point; when its count differs
-        ///     from `pcm`'s it is cut or zero-filled to match.
+        ///   - low: the low 8 bits of 24-bit points (`lowBytes`), one per point; when its count
+        ///     differs from `pcm`'s it is cut or zero-filled to match.
+        ///   - name: the sample header's name.
+        ///   - sampleRate: the rate the points were recorded at.
+        ///   - originalPitch: the MIDI key the sample sounds at unshifted.
+        ///   - pitchCorrection: cents to add to that pitch.
         ///   - loop: loop points relative to the sample's first point; nil sets the loop to the
         ///     whole sample (the loop only plays if a zone's `sampleModes` asks for it).
+        ///   - sampleType: mono, or one side of a stereo pair.
+        ///   - sampleLink: the index of the pair's other side, for a stereo pair.
         @discardableResult
         public mutating func addSample(_ pcm: [Int16], lowBytes low: [UInt8]? = nil, name: String = "Sample",
                                        sampleRate: UInt32 = 44_100, originalPitch: UInt8 = 60,
@@ -97,11 +103,19 @@ extension SoundFont {
     ///
     /// - Parameters:
     ///   - pcm: the sample's 16-bit points; `lowBytes` makes them 24-bit.
+    ///   - lowBytes: the low 8 bits of 24-bit points, one per point.
+    ///   - sampleRate: the rate the points were recorded at.
+    ///   - originalPitch: the MIDI key the sample sounds at unshifted.
     ///   - loop: loop points relative to the first point. When given, the instrument zone also gets
     ///     `sampleModes` 1 (loop continuously) unless `instrumentGenerators` sets `sampleModes`.
-    ///   - instrumentGenerators, instrumentModulators: the instrument zone's (absolute values);
-    ///     `sampleID` is appended.
-    ///   - presetGenerators, presetModulators: the preset zone's (offsets); `instrument` is appended.
+    ///   - instrumentGenerators: the instrument zone's generators (absolute values); `sampleID` is
+    ///     appended.
+    ///   - instrumentModulators: the instrument zone's modulators.
+    ///   - presetGenerators: the preset zone's generators (offsets); `instrument` is appended.
+    ///   - presetModulators: the preset zone's modulators.
+    ///   - bank: the preset's bank number.
+    ///   - program: the preset's program number.
+    ///   - name: the name of the bank, its preset, instrument and sample.
     public static func singleSample(
         _ pcm: [Int16], lowBytes: [UInt8]? = nil, sampleRate: UInt32 = 44_100, originalPitch: UInt8 = 60,
         loop: Range<Int>? = nil, instrumentGenerators: [Generator] = [], instrumentModulators: [Modulator] = [],

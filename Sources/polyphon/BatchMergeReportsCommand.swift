@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PolyphonBatch
 
 /// `polyphon batch merge-reports`: one report from the reports of a batch's shards (or of
 /// several runs), one line per input, the last status winning.
@@ -34,11 +35,9 @@ struct BatchMergeReportsCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: r, isDirectory: &isDirectory) else { throw CLIError("\(r): no such file") }
             if isDirectory.boolValue {
-                let names = try fm.contentsOfDirectory(atPath: r)
-                    .filter { $0.hasPrefix("report-shard") && $0.hasSuffix(".jsonl") }
-                    .sorted { Self.shardNumber($0) < Self.shardNumber($1) }
-                if names.isEmpty { throw CLIError("\(r): no report-shard*.jsonl here") }
-                files += names.map { r + "/" + $0 }
+                let found = try BatchReport.shardReports(in: r)
+                if found.isEmpty { throw CLIError("\(r): no report-shard*.jsonl here") }
+                files += found
                 defaultOutput = r + "/report.jsonl"
             } else {
                 files.append(r)
@@ -47,14 +46,8 @@ struct BatchMergeReportsCommand: ParsableCommand {
         let merged = BatchReport.merged(files.flatMap(BatchReport.read))
         let path = output ?? defaultOutput!
         try BatchReport.write(merged, to: path)
-        var tally = BatchTally()
-        tally.total = merged.count
-        for e in merged { tally.add(e) }
-        print("polyphon batch merge-reports: \(files.count) reports, \(tally.summary(wallSeconds: nil)); merged into \(path)")
+        let tally = BatchTally(entries: merged)
+        print("polyphon batch merge-reports: \(files.count) reports, \(tally.summaryLine(wallSeconds: nil)); merged into \(path)")
         if tally.failures > 0 { throw ExitCode(1) }
-    }
-
-    private static func shardNumber(_ name: String) -> Int {
-        Int(name.dropFirst("report-shard".count).dropLast(".jsonl".count)) ?? .max
     }
 }

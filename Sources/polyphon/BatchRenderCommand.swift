@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
 import PolyphonAudio
+import PolyphonBatch
 import PolyphonPlayback
-import PolyphonSynth
 
 extension NoteLabelFormat: ExpressibleByArgument {}
 
 /// `polyphon batch INPUT... -o OUTDIR`: every MIDI file of a corpus rendered on every core of
-/// one process, the bank opened once and shared; one bad file never stops the rest.
-struct BatchRenderCommand: ParsableCommand {
+/// one process by ``BatchRenderer``; this command parses the options and prints.
+struct BatchRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render every MIDI file under the inputs into OUTDIR, mirroring their tree.",
@@ -46,9 +46,7 @@ struct BatchRenderCommand: ParsableCommand {
     @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3.")
     var format: String = "wav"
 
-    @OptionGroup var bank: BankOption
-
-    @OptionGroup var synthesis: SynthesisOptions
+    @OptionGroup var render: OfflineRenderOptions
 
     @Option(help: "Also write one file per MIDI channel, per track, or per instrument (program); they add up to the mix.")
     var stems: StemMode?
@@ -84,56 +82,49 @@ struct BatchRenderCommand: ParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
         if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds > 0") }
-        if let shard, BatchShard(argument: shard) == nil { throw ValidationError("--shard takes I/N with 0 ≤ I < N") }
+        if let shard, BatchShard(shard) == nil { throw ValidationError("--shard takes I/N with 0 ≤ I < N") }
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be ≥ 1") }
     }
 
-    func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let part = try shard.flatMap { BatchShard(argument: $0) }
-            ?? BatchShard.fromEnvironment(environment, shardCount: shardCount)
-        let all = try BatchInputs.collect(arguments: inputs, manifest: manifest)
-        let mine = all.enumerated().filter { part?.contains(position: $0.offset) ?? true }.map(\.element)
-        let outputDirectory = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        let reportPath = Self.reportPath(report, outputDirectory: outputDirectory, shard: part)
-
-        let (soundBank, _) = try bank.load(quiet: quiet)
-        let renderOptions = synthesis.renderOptions
-        let prepared = PreparedSoundBank(soundBank, velocityToFilter: renderOptions.synthesizer.velocityToFilter)
-        let job = BatchJob(bank: prepared, options: renderOptions,
-                           format: AudioFileFormat(rawValue: format.lowercased()) ?? .wav,
-                           sampleFormat: synthesis.sampleFormat ?? .int16, stems: stems,
-                           labels: labels ? labelFormat : nil, picture: picture, timeout: timeout, outputDirectory: outputDirectory)
-        let earlier = BatchReport.read(reportPath)
-        var previous: [String: BatchReportEntry] = [:]
-        for e in earlier { previous[e.input] = e }
-        let writer = try BatchReportWriter(path: reportPath)
-        let workers = jobs ?? Self.defaultJobs(environment)
+    func run() async throws {
+        let part = try shardPart()
+        let all = try BatchInput.collect(from: inputs, manifest: manifest)
+        let (soundBank, _) = try render.synthesis.bank.load(quiet: quiet)
+        var options = BatchOptions()
+        options.render = render.renderOptions
+        options.format = AudioFileFormat(rawValue: format.lowercased()) ?? .wav
+        options.sampleFormat = render.sampleFormat ?? .int16
+        options.stems = stems
+        options.labels = labels ? labelFormat : nil
+        options.drawsPictures = picture
+        options.timeout = timeout
+        if let jobs { options.workerCount = jobs }
         if !quiet, let part {
-            note("polyphon: part \(part) (from \(part.source)): \(mine.count) of \(all.count) inputs")
+            note("polyphon: part \(part) (from \(part.source)): \(part.part(of: all).count) of \(all.count) inputs")
         }
-        let runner = BatchRunner(job: job, inputs: mine, previous: previous, report: writer, jobs: workers,
-                                 showProgress: !quiet && isatty(STDERR_FILENO) == 1)
-        let (entries, tally, wall) = runner.run()
-        writer.close()
-        try BatchReport.write(BatchReport.merged(earlier + entries), to: reportPath)
-        print("polyphon batch: \(tally.summary(wallSeconds: wall)); report \(reportPath)")
+        let run = try BatchRenderer(bank: soundBank, options: options)
+            .start(all, outputDirectory: output, reportPath: report, shard: part)
+        let console = BatchConsole(showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
+        let progress = console.showsProgress ? Task.detached { await console.drawProgress(of: run) } : nil
+        for await entry in run.results {
+            if let error = entry.error { console.say("polyphon: \(entry.status.rawValue): \(error)") }
+        }
+        let tally = try await run.waitUntilFinished()
+        await progress?.value
+        print("polyphon batch: \(tally.summaryLine(wallSeconds: run.elapsedSeconds)); report \(run.reportPath)")
         if tally.failures > 0 { throw ExitCode(1) }
     }
 
-    /// The report's path: as given, or in OUTDIR; a shard's gets "-shardI" before its extension.
-    static func reportPath(_ given: String?, outputDirectory: String, shard: BatchShard?) -> String {
-        let path = given ?? outputDirectory + "/report.jsonl"
-        guard let shard else { return path }
-        let ext = (path as NSString).pathExtension
-        let base = (path as NSString).deletingPathExtension
-        return base + "-shard\(shard.index)" + (ext.isEmpty ? "" : "." + ext)
-    }
-
-    /// `$SLURM_CPUS_PER_TASK` under Slurm (the cores the job was given), else every core.
-    static func defaultJobs(_ environment: [String: String]) -> Int {
-        if let n = environment["SLURM_CPUS_PER_TASK"].flatMap({ Int($0) }), n > 0 { return n }
-        return ProcessInfo.processInfo.activeProcessorCount
+    /// `--shard`, else the part a scheduler assigns through the environment (a usage error when
+    /// it is set incompletely).
+    func shardPart() throws -> BatchShard? {
+        if let shard { return BatchShard(shard) }
+        do {
+            return try BatchShard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount)
+        } catch .countMissing(let indexVariable, let countVariable) {
+            throw ValidationError("\(indexVariable) is set but the number of parts is not: give --shard-count or set \(countVariable)")
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }

@@ -8,7 +8,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show what a bank (SF2, SF3, DLS, sample-bank plist) or a MIDI file (.mid/.rmi) holds.",
-        discussion: "The kind of file is recognised from its content, not its name. --json prints a stable JSON object (see the README).")
+        discussion: "The kind of file is recognised from its content, not its name. --json prints a stable JSON object (fields: Documentation/cli.md).")
 
     @Argument(help: "The file to describe.")
     var file: String

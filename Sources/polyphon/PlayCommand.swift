@@ -22,7 +22,7 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "MIDI files, played one after another.")
     var files: [String]
 
-    @OptionGroup var bank: BankOption
+    @OptionGroup var synthesis: SynthesisOptions
 
     @OptionGroup var output: LiveOutputOptions
 
@@ -35,10 +35,6 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Start position in seconds.")
     var start: Double = 0
 
-    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
-    var gain: Float = 0.2
-
-    @OptionGroup var effects: EffectOptions
     @OptionGroup var duration: DurationOption
     @Flag(name: .shortAndLong, help: "No status line.") var quiet = false
 
@@ -53,14 +49,12 @@ struct PlayCommand: ParsableCommand {
             try duration.check(file, path: path)
             return (path, Song(midiFile: file))
         }
-        let (soundBank, _) = try bank.load(quiet: false)
+        let (soundBank, _) = try synthesis.bank.load(quiet: false)
         let output = try self.output.open(sampleRate: 44_100)
         let dev = output.output
         note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, %.1f ms periods",
                     dev.backendName, dev.deviceName, dev.sampleRate, 1000 * Double(dev.periodFrames) / dev.sampleRate))
-        var config = SynthesizerConfiguration()
-        config.gain = gain
-        effects.apply(to: &config)
+        let config = synthesis.configuration
 
         let terminal = Terminal(interactive: !quiet && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
         PlayInterrupt.install()

@@ -1,13 +1,17 @@
 import ArgumentParser
 import Foundation
 import PolyphonAudio
+import PolyphonBatch
 import PolyphonMIDI
 import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
 
 @main
-struct Polyphon: ParsableCommand {
+struct Polyphon: AsyncParsableCommand {
+    /// This release's version (SemVer), which `--version` prints and CHANGELOG.md describes.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "polyphon",
         abstract: "SoundFont synthesizer, MIDI toolkit and renderer.",
@@ -15,14 +19,19 @@ struct Polyphon: ParsableCommand {
             Renders MIDI files to audio far faster than real time, inspects SoundFonts and MIDI \
             files, and rewrites MIDI files losslessly. Every command says which bank it used.
             """,
+        version: version,
         subcommands: [RenderCommand.self, BatchCommand.self, InfoCommand.self, ConvertCommand.self, CompareCommand.self, ExportBankCommand.self, ExportWebCommand.self, JamCommand.self, DemoCommand.self, PlayCommand.self, SynthCommand.self])
 
     /// Bad input ends with exit code 1 and one line naming the file, the place and the reason —
     /// never a stack trace.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let error as CLIError {
             fail(error.description)
         } catch let error as MIDIFileError {
@@ -46,6 +55,8 @@ struct Polyphon: ParsableCommand {
         } catch let error as DurationLimitError {
             fail(error.description)
         } catch let error as ConvertError {
+            fail(error.description)
+        } catch let error as BatchError {
             fail(error.description)
         } catch {
             exit(withError: error)

@@ -32,15 +32,13 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one input only). Default: the input with the format's extension.")
     var output: String?
 
-    @OptionGroup var bank: BankOption
-
     @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3. Default: from the output's extension, else wav.")
     var format: String?
 
     @Option(help: "Peak-normalise: peak (−1 dBFS) or peak=-0.3dBFS.")
     var normalize: String?
 
-    @OptionGroup var synthesis: SynthesisOptions
+    @OptionGroup var render: OfflineRenderOptions
 
     @Option(help: "Also write one file per MIDI channel, per track or per instrument (OUT-ch01.wav …); they add up to the mix.")
     var stems: StemMode?
@@ -80,12 +78,12 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    var sampleFormat: SampleFormat? { synthesis.sampleFormat }
-    var rate: Double { synthesis.rate }
+    var sampleFormat: SampleFormat? { render.sampleFormat }
+    var rate: Double { render.rate }
 
     func run() throws {
-        let (soundBank, _) = try bank.load(quiet: false)
-        var options = synthesis.renderOptions
+        let (soundBank, _) = try render.synthesis.bank.load(quiet: false)
+        var options = render.renderOptions
         options.leadIn = leadIn
         options.trimLeadingSilence = trim
         let renderer = OfflineRenderer(soundBank: soundBank, options: options)
@@ -98,7 +96,7 @@ struct RenderCommand: ParsableCommand {
                     throw CLIError("\(input): --align-to-fluidsynth: \(error)")
                 }
             }
-            try synthesis.duration.check(midi, path: input, leadIn: leadIn)
+            try render.duration.check(midi, path: input, leadIn: leadIn)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)

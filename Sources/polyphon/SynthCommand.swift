@@ -14,8 +14,9 @@ struct SynthCommand: ParsableCommand {
             Opens a sequencer port others can connect to (aconnect, aplaymidi -p) or connects to \
             --midi-in, and plays through PulseAudio or ALSA (the first that works, or --backend). \
             With --stdin it reads raw MIDI bytes (running status, SysEx) and, at the end of \
-            input, plays until the sound has died away. A summary with the underrun count goes \
-            to stderr at the end.
+            input, plays until the sound has died away (at most --max-tail seconds). --rate is \
+            the rate asked of the device, which may choose another (the 'playing through' line says). \
+            A summary with the underrun count goes to stderr at the end.
             """)
 
     @Option(name: .customLong("midi-in"), help: "Sequencer port to connect to (client:port or a client name).")
@@ -29,33 +30,16 @@ struct SynthCommand: ParsableCommand {
 
     @OptionGroup var output: LiveOutputOptions
 
-    @OptionGroup var bank: BankOption
+    @OptionGroup var synthesis: SynthesisOptions
 
-    @OptionGroup var effects: EffectOptions
-
-    @Option(help: "Sample rate to ask the device for, in Hz.")
-    var rate: Double = 44100
-
-    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
-    var gain: Float = 0.2
-
-    @Option(help: "Interpolation: linear, cubic or sinc.")
-    var interpolation: String = "cubic"
+    @OptionGroup var sampleRate: SampleRateOption
 
     @Option(help: "Voices at most.")
     var polyphony: Int = 256
 
-
-
-    @Option(help: "With --stdin: the longest to keep playing after the input ends, in seconds.")
-    var tail: Double = 10
+    @OptionGroup var tail: TailOption
 
     func validate() throws {
-        if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
-        if Interpolation(rawValue: interpolation) == nil {
-            throw ValidationError("--interpolation must be linear, cubic or sinc")
-        }
-        if tail < 0 { throw ValidationError("--tail must be ≥ 0") }
         if readStandardInput && midiIn != nil { throw ValidationError("--stdin and --midi-in exclude each other") }
     }
 
@@ -68,14 +52,11 @@ struct SynthCommand: ParsableCommand {
         if !readStandardInput && !LiveDeviceList.sequencerAvailable {
             throw CLIError("this machine has no ALSA sequencer device (no /dev/snd/seq); use --stdin to play MIDI bytes from standard input")
         }
-        let (soundBank, _) = try bank.load(quiet: false)
-        let output = try self.output.open(sampleRate: rate)
+        let (soundBank, _) = try synthesis.bank.load(quiet: false)
+        let output = try self.output.open(sampleRate: sampleRate.rate)
         let device = output.output
-        var configuration = SynthesizerConfiguration()
-        configuration.gain = gain
+        var configuration = synthesis.configuration
         configuration.polyphony = polyphony
-        configuration.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
-        effects.apply(to: &configuration)
         let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration)
         let live = LiveSynthesizer(synthesizer: synthesizer)
         note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, period %d frames (%.1f ms), buffer %d frames",
@@ -88,7 +69,7 @@ struct SynthCommand: ParsableCommand {
         }
         let started = Date()
         if readStandardInput {
-            LiveStandardInput.play(into: live, output: output, tail: tail)
+            LiveStandardInput.play(into: live, output: output, tail: tail.seconds)
         } else {
             let input: ALSASequencerInput
             do {

@@ -3,30 +3,24 @@ import PolyphonAudio
 import PolyphonPlayback
 import PolyphonSynth
 
-/// The options every offline render shares (`render`, `batch`): sample rate and format, gain,
-/// interpolation, effects, tails and the duration limit, parsed once into ``RenderOptions``.
+extension Interpolation: ExpressibleByArgument {}
+
+/// The synthesis options of every command that makes sound (`render`, `batch`, `play`,
+/// `synth`): the bank, gain, interpolation, effects and FluidSynth's compatibility settings,
+/// declared here once and parsed into a ``SynthesizerConfiguration``.
+///
+/// The sample rate and the tail are groups of their own (``SampleRateOption``,
+/// ``TailOption``) because `play`'s `--rate` is its tempo and `play` has no tail of its own.
 struct SynthesisOptions: ParsableArguments {
-    @Option(help: "Sample rate in Hz (8000–192000).")
-    var rate: Double = 44100
+    @OptionGroup var bank: BankOption
 
-    @Option(help: "Sample format: 16, 24 or 32f (float). Lossy formats ignore it.")
-    var bits: String = "16"
-
-    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level).")
+    @Option(help: "Output gain with FluidSynth's meaning (0.2 = FluidSynth's default level), 0–10.")
     var gain: Float = 0.2
 
-    @Option(help: "Interpolation: linear, cubic or sinc.")
-    var interpolation: String = "cubic"
+    @Option(help: "Interpolation between a sample's points.")
+    var interpolation: Interpolation = .cubic
 
     @OptionGroup var effects: EffectOptions
-
-    @Option(help: "Longest tail after the last event, in seconds.")
-    var maxTail: Double = 10
-
-    @OptionGroup var duration: DurationOption
-
-    @Flag(help: "Stop at the last event instead of letting notes ring out.")
-    var endAtLastEvent = false
 
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
@@ -34,19 +28,72 @@ struct SynthesisOptions: ParsableArguments {
     @Flag(help: "Count envelope stages and LFO delays in FluidSynth's 64-frame blocks and let resonant filters follow their cutoff over up to 5 blocks, as FluidSynth 2.6 does (default: exact to the frame, as the SoundFont text gives them).")
     var fluidsynthBlocks = false
 
+    func validate() throws {
+        if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
+        if !(0...1000).contains(minNoteLength) { throw ValidationError("--min-note-length must be 0–1000 ms") }
+    }
+
+    /// The synthesizer settings these options describe.
+    var configuration: SynthesizerConfiguration {
+        var configuration = SynthesizerConfiguration()
+        configuration.gain = gain
+        configuration.interpolation = interpolation
+        effects.apply(to: &configuration)
+        configuration.minimumNoteLength = minNoteLength / 1000
+        configuration.fluidSynthBlockTiming = fluidsynthBlocks
+        return configuration
+    }
+}
+
+/// `--rate`: the sample rate of `render`, `batch` and `synth`.
+struct SampleRateOption: ParsableArguments {
+    @Option(help: "Sample rate in Hz (8000–192000).")
+    var rate: Double = 44100
+
+    func validate() throws {
+        if !(8000...192_000).contains(rate) { throw ValidationError("--rate must be 8000–192000") }
+    }
+}
+
+/// `--max-tail` (or `--tail`): how long the sound may ring on once the music has stopped, in
+/// `render`, `batch` and `synth --stdin`.
+struct TailOption: ParsableArguments {
+    @Option(name: [.customLong("max-tail"), .customLong("tail")],
+            help: ArgumentHelp("Longest tail after the last event, in seconds.",
+                               valueName: "seconds"))
+    var seconds: Double = 10
+
+    func validate() throws {
+        if seconds < 0 { throw ValidationError("--max-tail/--tail must be ≥ 0") }
+    }
+}
+
+/// The options of an offline render (`render`, `batch`): the synthesis options, sample rate and
+/// format, tail, where the song ends and the duration limit, parsed into ``RenderOptions``.
+struct OfflineRenderOptions: ParsableArguments {
+    @OptionGroup var synthesis: SynthesisOptions
+
+    @OptionGroup var sampleRate: SampleRateOption
+
+    @Option(help: "Sample format: 16, 24 or 32f (float). Lossy formats ignore it.")
+    var bits: String = "16"
+
+    @OptionGroup var tail: TailOption
+
+    @OptionGroup var duration: DurationOption
+
+    @Flag(help: "Stop at the last event instead of letting notes ring out.")
+    var endAtLastEvent = false
+
     @Flag(help: "Keep sustain and sostenuto pedals down when the song ends (default: lift them and release every note, as FluidSynth's player does).")
     var keepPedals = false
 
     func validate() throws {
-        if !(8000...192_000).contains(rate) { throw ValidationError("--rate must be 8000–192000") }
-        if Interpolation(rawValue: interpolation) == nil {
-            throw ValidationError("--interpolation must be linear, cubic or sinc")
-        }
         if sampleFormat == nil { throw ValidationError("--bits must be 16, 24 or 32f") }
-        if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
-        if maxTail < 0 { throw ValidationError("--max-tail must be ≥ 0") }
-        if !(0...1000).contains(minNoteLength) { throw ValidationError("--min-note-length must be 0–1000 ms") }
     }
+
+    /// The sample rate.
+    var rate: Double { sampleRate.rate }
 
     /// The `--bits` sample format.
     var sampleFormat: SampleFormat? {
@@ -62,15 +109,11 @@ struct SynthesisOptions: ParsableArguments {
     var renderOptions: RenderOptions {
         var options = RenderOptions()
         options.sampleRate = rate
-        options.synthesizer.gain = gain
-        options.synthesizer.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
-        effects.apply(to: &options.synthesizer)
-        options.maxTail = maxTail
+        options.synthesizer = synthesis.configuration
+        options.maxTail = tail.seconds
         options.maxDuration = duration.limit
         options.endAtLastEvent = endAtLastEvent
-        options.synthesizer.minimumNoteLength = minNoteLength / 1000
         options.liftPedalsAtEnd = !keepPedals
-        options.synthesizer.fluidSynthBlockTiming = fluidsynthBlocks
         return options
     }
 }

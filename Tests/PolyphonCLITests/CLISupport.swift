@@ -22,6 +22,11 @@ enum CLI {
 
     static let isCI = RealFiles.isCI
 
+    /// The repository's root, found from this file's path.
+    static var repository: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
     /// A directory for this test run's files.
     static let workDirectory: String = {
         let dir = NSTemporaryDirectory() + "polyphon-cli-\(getpid())"
@@ -29,18 +34,11 @@ enum CLI {
         return dir
     }()
 
-    /// A tiny bank: a looped sine preset "Sine Lead" on 0:0 and a drum kit on 128:0.
+    /// ``SineBank`` as a file.
     static func bankFile() throws -> String {
         let path = workDirectory + "/test.sf2"
         if FileManager.default.fileExists(atPath: path) { return path }
-        let pcm = (0..<4400).map { Int16((16000 * sin(2 * Double.pi * Double($0) / 100)).rounded()) }
-        var b = SoundFont.Builder(name: "CLI Test")
-        let s = b.addSample(pcm, name: "sine", sampleRate: 44_100, originalPitch: 69, loop: 100..<4400)
-        let inst = b.addInstrument("Sine", zones: [Zone(generators: [Generator(.sampleModes, 1), Generator(.releaseVolEnv, -1200),
-                                                                      Generator(.sampleID, Int16(s))])])
-        b.addPreset("Sine Lead", bank: 0, program: 0, zones: [Zone(generators: [Generator(.instrument, Int16(inst))])])
-        b.addPreset("Kit", bank: 128, program: 0, zones: [Zone(generators: [Generator(.instrument, Int16(inst))])])
-        try b.build().write(to: path)
+        try SineBank.make().write(to: path)
         return path
     }
 

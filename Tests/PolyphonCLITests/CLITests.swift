@@ -162,6 +162,34 @@ struct CLITests {
         #expect(file.channelCount == 2 && file.frameCount > 44100)
     }
 
+    /// `--version` prints the version CHANGELOG.md's latest release describes.
+    @Test func theVersionIsTheChangelogsLatestRelease() throws {
+        let r = try CLI.run(["--version"])
+        #expect(r.status == 0)
+        let version = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(version)")
+        let changelog = try String(contentsOfFile: CLI.repository + "/CHANGELOG.md", encoding: .utf8)
+        let released = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        #expect(released?.hasPrefix("## [\(version)]") == true, "\(released ?? "no release in CHANGELOG.md")")
+    }
+
+    /// The synthesis options are one group: every command that makes sound takes all of them,
+    /// and those with a sample rate and a tail take them with the same spelling.
+    @Test func everyCommandThatMakesSoundTakesTheSynthesisOptions() throws {
+        let shared = ["--soundfont", "--gain", "--interpolation", "--reverb", "--chorus", "--no-reverb", "--no-chorus",
+                      "--min-note-length", "--fluidsynth-blocks"]
+        for command in [["render"], ["batch", "render"], ["play"], ["synth"]] {
+            let help = try CLI.run(command + ["--help"])
+            #expect(help.status == 0)
+            for option in shared { #expect(help.stdout.contains(option), "\(command) --help lacks \(option)") }
+            if command != ["play"] {
+                #expect(help.stdout.contains("--rate") && help.stdout.contains("--max-tail, --tail"), "\(command)")
+            }
+        }
+        #expect(try CLI.run(["render", try CLI.songFile(), "--gain", "11"]).stderr.contains("--gain must be 0–10"))
+        #expect(try CLI.run(["synth", "--stdin", "--interpolation", "quintic"]).status == 64)
+    }
+
     @Test func usageErrorsAreRejected() throws {
         let r = try CLI.run(["render", try CLI.songFile(), "--interpolation", "quintic"])
         #expect(r.status != 0)

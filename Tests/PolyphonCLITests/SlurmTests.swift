@@ -2,18 +2,13 @@ import Foundation
 import Testing
 
 /// The Slurm array example run for real on a one-node cluster started here: munged, slurmctld
-/// and slurmd as this user, configured from examples/slurm/test-cluster/slurm.conf.in under a
+/// and slurmd as this user, configured from Examples/slurm/test-cluster/slurm.conf.in under a
 /// temporary directory. Required under CI (`.ci/run` installs slurm-wlm and munge); skipped
 /// where Slurm is not installed.
 @Suite("Slurm array", .serialized)
 struct SlurmTests {
     static let daemons = ["/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch"]
     static var enabled: Bool { RealFiles.isCI || daemons.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
-
-    /// The repository's root, found from this file's path.
-    static var repository: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
 
     /// A one-node cluster in `directory`, stopped when dropped.
     final class Cluster {
@@ -44,7 +39,7 @@ struct SlurmTests {
             gethostname(&host, host.count)
             let name = String(cString: host).split(separator: ".").first.map(String.init) ?? "localhost"
             let port = 20_000 + Int(getpid() % 10_000) * 2
-            let template = try String(contentsOfFile: SlurmTests.repository + "/examples/slurm/test-cluster/slurm.conf.in",
+            let template = try String(contentsOfFile: CLI.repository + "/Examples/slurm/test-cluster/slurm.conf.in",
                                       encoding: .utf8)
             let user = String(cString: getpwuid(geteuid()).pointee.pw_name)
             let text = template
@@ -96,7 +91,7 @@ struct SlurmTests {
         } catch {
             throw TestFailure("the test cluster did not start: \(error)\n\(Cluster.logsOf(dir.file("cluster")))")
         }
-        let script = Self.repository + "/examples/slurm/batch-array.sbatch"
+        let script = CLI.repository + "/Examples/slurm/batch-array.sbatch"
         // The script takes its settings from the environment, which sbatch passes on.
         let r = try runProcess("/usr/bin/sbatch", [
             "--wait", "--array=0-2", "--chdir=\(dir.path)", "--output=\(dir.path)/task-%a.log", script],

@@ -88,7 +88,8 @@ extension Song {
     ///
     /// - Parameters:
     ///   - program: when given, a program change at beat 0 (the seed's "track with an instrument").
-    ///   - bankMSB, bankLSB: bank select sent with the program.
+    ///   - bankMSB: bank select (CC0) sent with the program.
+    ///   - bankLSB: bank select (CC32) sent with the program.
     ///   - channel: the channel the builder starts on.
     ///   - velocity: the velocity the builder starts with (the seed's 64).
     ///   - name: when given, a track-name meta event at beat 0.

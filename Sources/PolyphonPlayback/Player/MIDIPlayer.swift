@@ -4,7 +4,7 @@ import PolyphonMIDI
 import PolyphonSoundFont
 import PolyphonSynth
 
-/// Plays a ``Song`` (or a Standard MIDI File) through a ``Synthesizer``, driven by whoever pulls
+/// Plays a `Song` (or a Standard MIDI File) through a `Synthesizer`, driven by whoever pulls
 /// audio from it.
 ///
 /// The player owns no audio device. Audio comes out of ``render(left:right:frameCount:)``: an
@@ -36,7 +36,7 @@ import PolyphonSynth
 /// ```
 public final class MIDIPlayer: @unchecked Sendable {
     /// The engine the player drives. Touch it only from the render thread (or while nothing
-    /// renders), like any ``Synthesizer``.
+    /// renders), like any `Synthesizer`.
     public let synthesizer: Synthesizer
     /// The output sample rate.
     public var sampleRate: Double { synthesizer.sampleRate }
@@ -119,7 +119,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     ///     the song uses.
     ///   - callbackCapacity: how many callbacks may wait for delivery before new ones are
     ///     dropped (counted in ``droppedCallbacks``).
-    /// - Throws: ``SynthesizerError`` for an unsupported rate or configuration.
+    /// - Throws: `SynthesizerError` for an unsupported rate or configuration.
     public init(song: Song, soundBank: SoundFont, sampleRate: Double = 44100,
                 configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
                 callbackCapacity: Int = 4096) throws {
@@ -146,9 +146,9 @@ public final class MIDIPlayer: @unchecked Sendable {
         renderTimeline = Unmanaged.passUnretained(timeline)
     }
 
-    /// Creates a player for a Standard MIDI File (read with ``Song/init(midiFile:)``).
+    /// Creates a player for a Standard MIDI File (read with `Song.init(midiFile:)`).
     ///
-    /// - Throws: ``MIDIFileError`` when the file cannot be read, ``SynthesizerError`` for an
+    /// - Throws: `MIDIFileError` when the file cannot be read, `SynthesizerError` for an
     ///   unsupported configuration.
     public convenience init(contentsOf url: URL, soundBank: SoundFont, sampleRate: Double = 44100,
                             configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws {

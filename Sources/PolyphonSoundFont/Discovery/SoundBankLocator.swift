@@ -141,6 +141,7 @@ public struct SoundBankLocator: Sendable {
     /// to `skipped` naming it and the reason, and the next candidate is tried, down to
     /// `builtIn()`.
     /// - Parameters:
+    ///   - explicitPath: a bank the user named (`--soundfont`), tried before anything else.
     ///   - opening: opens a bank file (e.g. `SoundFont(contentsOfAnyBank:)`).
     ///   - builtIn: the bank to use when no file opens.
     ///   - skipped: receives one line per discovered bank passed over.

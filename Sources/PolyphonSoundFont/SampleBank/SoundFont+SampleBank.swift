@@ -39,8 +39,11 @@ extension SoundFont {
     /// with ``SampleBankOptions/octavePanning``, the seed's pan. A stereo file becomes two zones
     /// panned hard left and right over a linked left/right sample pair.
     ///
-    /// - Parameter audioLoader: decodes one audio file (PolyphonAudio's `AudioFile` in practice;
-    ///   see ``SampleBankAudio``).
+    /// - Parameters:
+    ///   - path: the property list.
+    ///   - audioLoader: decodes one audio file (PolyphonAudio's `AudioFile` in practice; see
+    ///     ``SampleBankAudio``).
+    ///   - options: octave panning and the release given to every zone.
     /// - Throws: ``SampleBankError`` naming the property list and entry.
     public init(contentsOfSampleBank path: String, audioLoader: SampleBankAudioLoader,
                 options: SampleBankOptions = SampleBankOptions()) throws {

@@ -9,10 +9,10 @@ import PolyphonSoundFontCore
 /// synthesizers on other threads. Rendering allocates nothing.
 ///
 /// How a note travels: ``startNote(_:withVelocity:onChannel:atFrame:)`` queues it; the render
-/// loop dispatches it on its frame to its ``Channel`` (which knows the preset), each region of
-/// the preset that holds the key and velocity starts a ``Voice`` from the ``VoicePool``, and
-/// every chunk the ``VoiceRenderer`` renders the voices (oscillator, filter, mix) into the
-/// ``OutputBus``es, whose reverb and chorus run last.
+/// loop dispatches it on its frame to its `Channel` (which knows the preset), each region of
+/// the preset that holds the key and velocity starts a `Voice` from the `VoicePool`, and
+/// every chunk the `VoiceRenderer` renders the voices (oscillator, filter, mix) into the
+/// `OutputBus`es, whose reverb and chorus run last.
 public final class Synthesizer {
     /// The bank being played.
     public let soundBank: SoundFont
@@ -192,7 +192,7 @@ public final class Synthesizer {
     }
 
     /// A channel voice message as its bytes (status with the channel in its low nibble), read
-    /// once into a ``MIDIMessage`` and sent (``send(_:port:outputBus:atFrame:)``).
+    /// once into a `MIDIMessage` and sent (``send(_:port:outputBus:atFrame:)``).
     public func sendMIDIEvent(_ status: UInt8, data1: UInt8, data2: UInt8 = 0, port: Int = 0,
                               outputBus: Int = 0, atFrame offset: Int = 0) {
         guard let message = MIDIMessage(channelVoiceStatus: status, data1: data1, data2: data2) else { return }

@@ -86,7 +86,7 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// Time envelopes and resonant filters in FluidSynth's 64-frame blocks: envelope stage times
     /// counted in whole blocks as FluidSynth counts them, LFO delays ended on a block, and a
     /// resonant filter's cutoff following its modulators over up to five blocks, as FluidSynth
-    /// 2.6 does (``FluidSynthBlockTiming``). Off (the default), stage times and delays are exact to
+    /// 2.6 does (`FluidSynthBlockTiming`). Off (the default), stage times and delays are exact to
     /// the frame and the cutoff follows at once, as the SoundFont text gives them. On, with events
     /// placed where FluidSynth's file player plays them (`polyphon render --align-to-fluidsynth`),
     /// a render comes as close to FluidSynth 2.6's as Polyphon gets: for comparing with it, or for

@@ -16,18 +16,18 @@ enum AtomicFile {
     /// Renames the temporary file of `path` into place, its bytes on disk first and the rename
     /// after: after a power cut too, the final name holds a complete file or nothing (the
     /// rename alone only protects against the process being killed).
-    static func commit(_ path: String) throws {
+    static func commit(_ path: String) throws(BatchError) {
         let temp = temporaryPath(for: path)
         let fd = open(temp, O_RDONLY)
         if fd >= 0 {
             let synced = fsync(fd)
             close(fd)
             if synced != 0 {
-                throw CLIError("\(temp): cannot flush to disk: \(String(cString: strerror(errno)))")
+                throw BatchError(path: temp, reason: "cannot flush to disk: \(String(cString: strerror(errno)))")
             }
         }
         if rename(temp, path) != 0 {
-            throw CLIError("\(path): cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            throw BatchError(path: path, reason: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
         }
         // The directory entry too, so the new name survives a power cut.
         let dir = (path as NSString).deletingLastPathComponent
@@ -44,12 +44,12 @@ enum AtomicFile {
     }
 
     /// Writes `data` to `path` through its temporary name.
-    static func write(_ data: Data, to path: String) throws {
+    static func write(_ data: Data, to path: String) throws(BatchError) {
         let temp = temporaryPath(for: path)
         do {
             try data.write(to: URL(fileURLWithPath: temp))
         } catch {
-            throw CLIError("\(temp): cannot write: \(error.localizedDescription)")
+            throw BatchError(path: temp, reason: "cannot write: \(error.localizedDescription)")
         }
         try commit(path)
     }

@@ -1,26 +1,50 @@
 import Foundation
+import PolyphonBatch
 
-/// A batch's running totals: files by status, audio rendered, time taken.
-struct BatchTally: Sendable {
-    var total = 0
-    var counts: [BatchStatus: Int] = [:]
-    /// Audio seconds of the files rendered (in a run, skipped files do not count).
-    var audioSeconds = 0.0
-    var done: Int { counts.values.reduce(0, +) }
-    var failures: Int { counts[.failed, default: 0] + counts[.timeout, default: 0] }
+/// `polyphon batch`'s standard error: a progress bar redrawn in place, and lines (failures)
+/// that clear it first so the two never mix.
+final class BatchConsole: @unchecked Sendable {
+    // @unchecked: `barShown` and the writes are guarded by `lock`.
+    let showsProgress: Bool
+    private let lock = NSLock()
+    private var barShown = false
 
-    mutating func add(_ entry: BatchReportEntry) {
-        counts[entry.status, default: 0] += 1
-        if entry.status == .ok { audioSeconds += entry.audioSeconds ?? 0 }
+    init(showsProgress: Bool) {
+        self.showsProgress = showsProgress
     }
 
-    /// Audio seconds per wall second.
-    func speed(wallSeconds: Double) -> Double { wallSeconds > 0 ? audioSeconds / wallSeconds : 0 }
+    /// Writes one line, over the bar if one is shown (the next redraw puts it back).
+    func say(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let clear = barShown ? "\r\u{1B}[K" : ""
+        FileHandle.standardError.write(Data("\(clear)\(line)\n".utf8))
+    }
 
+    /// Redraws the bar every quarter second until `run` has finished, then draws it a last
+    /// time and ends its line.
+    func drawProgress(of run: BatchRun) async {
+        while !run.isFinished {
+            draw(run.tally.progressLine(wallSeconds: run.elapsedSeconds))
+            try? await Task.sleep(nanoseconds: 250_000_000)
+        }
+        draw(run.tally.progressLine(wallSeconds: run.elapsedSeconds))
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+
+    private func draw(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        barShown = true
+        FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+    }
+}
+
+extension BatchTally {
     /// The line printed at the end, e.g. "12 files: 10 ok, 1 skipped, 1 failed, 0 timed out;
-    /// 1.23 h of audio in 14.2 s (312× real time)".
-    /// Without `wallSeconds` (merged reports), the audio alone.
-    func summary(wallSeconds: Double?) -> String {
+    /// 1.23 h of audio in 14.2 s (312× real time)". Without `wallSeconds` (merged reports),
+    /// the audio alone.
+    func summaryLine(wallSeconds: Double?) -> String {
         let statuses = "\(counts[.ok, default: 0]) ok, \(counts[.skipped, default: 0]) skipped, "
             + "\(counts[.failed, default: 0]) failed, \(counts[.timeout, default: 0]) timed out"
         guard let wallSeconds else {

@@ -1,35 +1,44 @@
 import Foundation
 
 /// One MIDI file of a batch and where its outputs go.
-struct BatchInput: Sendable, Hashable {
+///
+/// ``collect(from:manifest:)`` finds a corpus's inputs the way `polyphon batch` does; an input
+/// made by hand names its file and its outputs' place below the output directory.
+public struct BatchInput: Sendable, Hashable {
     /// The path as the user gave it or as found under a directory they gave: the report's key.
-    var path: String
+    public var path: String
     /// The output path without extension, relative to the output directory: the input's place
     /// under the inputs' common root, without its extension (kept when two inputs would
     /// otherwise share a name, e.g. `a.mid` and `a.kar` → `a.mid`, `a.kar`).
-    var outputStem: String
-}
+    public var outputStem: String
 
-/// Finds a batch's inputs: files, directories searched recursively for MIDI files, manifests.
-///
-/// The list is sorted by path and the same for every shard, so `--shard I/N` parts are disjoint
-/// and together cover it; outputs mirror the input tree below the inputs' common root.
-enum BatchInputs {
+    /// An input read from `path` whose outputs are `outputStem` plus their extensions.
+    public init(path: String, outputStem: String) {
+        self.path = path
+        self.outputStem = outputStem
+    }
+
     /// Extensions of the MIDI files found in directories (compared without case).
-    static let extensions: Set<String> = ["mid", "midi", "rmi", "kar"]
+    public static let fileExtensions: Set<String> = ["mid", "midi", "rmi", "kar"]
 
-    /// Every input named by `arguments` (files or directories) and the manifest's lines
-    /// (paths relative to the current directory; blank lines and lines starting with `#`
-    /// skipped). A named file is taken whatever its extension; a missing one is kept, so it is
-    /// reported as failed.
-    static func collect(arguments: [String], manifest: String?) throws -> [BatchInput] {
-        var named = arguments
+    /// Every input named by `paths` (files, or directories searched recursively for MIDI
+    /// files) and by the lines of `manifest` (paths relative to the current directory; blank
+    /// lines and lines starting with `#` skipped), sorted by path, each file once.
+    ///
+    /// A named file is taken whatever its extension; a missing one is kept, so that it is
+    /// reported as failed. The list is the same for every shard, so ``BatchShard`` parts are
+    /// disjoint and together cover it; outputs mirror the input tree below the inputs' common
+    /// directory.
+    ///
+    /// - Throws: ``BatchError`` when the manifest cannot be read.
+    public static func collect(from paths: [String], manifest: String? = nil) throws(BatchError) -> [BatchInput] {
+        var named = paths
         if let manifest {
             let text: String
             do {
                 text = try String(contentsOfFile: manifest, encoding: .utf8)
             } catch {
-                throw CLIError("\(manifest): cannot read the manifest: \(error.localizedDescription)")
+                throw BatchError(path: manifest, reason: "cannot read the manifest: \(error.localizedDescription)")
             }
             for line in text.split(whereSeparator: \.isNewline) {
                 let entry = line.trimmingCharacters(in: .whitespaces)
@@ -46,7 +55,7 @@ enum BatchInputs {
                 let base = name.hasSuffix("/") ? String(name.dropLast()) : name
                 guard let walk = fm.enumerator(atPath: name) else { continue }
                 while let relative = walk.nextObject() as? String {
-                    guard extensions.contains((relative as NSString).pathExtension.lowercased()) else { continue }
+                    guard fileExtensions.contains((relative as NSString).pathExtension.lowercased()) else { continue }
                     var sub: ObjCBool = false
                     let path = base + "/" + relative
                     if fm.fileExists(atPath: path, isDirectory: &sub) && !sub.boolValue { files.append(path) }
@@ -79,11 +88,9 @@ enum BatchInputs {
 
     /// `path` made absolute (against the current directory) and standardised.
     static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : fm.currentDirectoryPath + "/" + path
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return (full as NSString).standardizingPath
     }
-
-    private static var fm: FileManager { .default }
 
     /// The deepest directory containing every one of `directories` (absolute paths).
     static func commonDirectory(_ directories: [String]) -> String {

@@ -1,12 +1,12 @@
 import Foundation
 import PolyphonMIDI
 
-/// MIDI corpora for the batch tests, built in code: good songs in a small tree, and files broken
+/// MIDI corpora for the batch tests (the library's and the CLI's), built in code: good songs in a small tree, and files broken
 /// in the ways real corpora are (cut short, not MIDI at all, asking for absurd lengths).
-enum BatchCorpus {
+public enum BatchCorpus {
     /// A format-1 song at 480 PPQN, 120 BPM: `notes` as (channel, key, start tick, length in
     /// ticks), plus program changes at tick 0.
-    static func song(_ notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)],
+    public static func song(_ notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)],
                      programs: [UInt8: UInt8] = [:], extra: [MIDIEvent] = []) -> MIDIFile {
         var events: [MIDIEvent] = [MIDIEvent(tick: 0, message: .meta(.tempo(microsecondsPerQuarterNote: 500_000)))]
         for (channel, program) in programs.sorted(by: { $0.key < $1.key }) {
@@ -24,7 +24,7 @@ enum BatchCorpus {
 
     /// A little tune of `seconds` seconds: a note every quarter second on two channels and a
     /// drum every half second, `variant` transposing it so songs differ.
-    static func tune(seconds: Double, variant: Int = 0) -> MIDIFile {
+    public static func tune(seconds: Double, variant: Int = 0) -> MIDIFile {
         var notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)] = []
         let steps = Int(seconds * 4)
         for k in 0..<steps {
@@ -35,13 +35,13 @@ enum BatchCorpus {
         return song(notes)
     }
 
-    static func write(_ file: MIDIFile, to path: String) throws {
+    public static func write(_ file: MIDIFile, to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         try file.write(to: URL(fileURLWithPath: path))
     }
 
-    static func write(bytes: [UInt8], to path: String) throws {
+    public static func write(bytes: [UInt8], to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -49,9 +49,9 @@ enum BatchCorpus {
 
     /// Good songs, relative to the corpus root (two share the name a.mid in different
     /// directories; one has an upper-case extension).
-    static let good = ["a.mid", "sub/a.mid", "sub/deeper/b.midi", "sub/C.MID", "karaoke.kar"]
+    public static let good = ["a.mid", "sub/a.mid", "sub/deeper/b.midi", "sub/C.MID", "karaoke.kar"]
     /// Broken files and the words their report line must contain.
-    static let broken: [(path: String, reason: String)] = [
+    public static let broken: [(path: String, reason: String)] = [
         ("broken/truncated.mid", "truncated.mid"),
         ("broken/garbage.mid", "garbage.mid"),
         ("broken/years.mid", "--max-duration"),
@@ -59,7 +59,7 @@ enum BatchCorpus {
 
     /// Writes the corpus under `root`: the good songs (2–3 s each), the broken files, and a
     /// file that is not MIDI by name (skipped by the directory search).
-    static func make(at root: String) throws {
+    public static func make(at root: String) throws {
         for (i, name) in good.enumerated() {
             try write(tune(seconds: 2 + Double(i % 2), variant: i), to: root + "/" + name)
         }

@@ -14,16 +14,16 @@ import PolyphonSynth
 struct BatchJob: Sendable {
     /// The bank, its presets resolved once for every worker.
     let bank: PreparedSoundBank
-    let options: RenderOptions
-    let format: AudioFileFormat
-    let sampleFormat: SampleFormat
-    let stems: StemMode?
-    let labels: NoteLabelFormat?
-    /// Whether to draw NAME.png (piano roll, waveform, loudness).
-    let picture: Bool
-    /// Wall seconds an input may take, parsing and writing included.
-    let timeout: Double?
+    let batch: BatchOptions
     let outputDirectory: String
+
+    var options: RenderOptions { batch.render }
+    var format: AudioFileFormat { batch.format }
+    var sampleFormat: SampleFormat { batch.sampleFormat }
+    var stems: StemMode? { batch.stems }
+    var labels: NoteLabelFormat? { batch.labels }
+    /// Whether to draw NAME.png (piano roll, waveform, loudness).
+    var picture: Bool { batch.drawsPictures }
 
     /// The mix's final path.
     func mixPath(_ input: BatchInput) -> String {
@@ -69,10 +69,11 @@ struct BatchJob: Sendable {
     }
 
     /// Renders `input`, or skips it when its outputs exist (`previous`, its last report entry,
-    /// then lends the skipped entry its figures).
-    func run(_ input: BatchInput, previous: BatchReportEntry?) -> BatchReportEntry {
+    /// then lends the skipped entry its figures). `cancellation` carries the input's time limit;
+    /// `nil` when it was cancelled (``RenderCancellation/cancel()``) before it finished: its
+    /// outputs are then removed and it has no entry.
+    func run(_ input: BatchInput, previous: BatchReportEntry?, cancellation: RenderCancellation) -> BatchReportEntry? {
         let started = DispatchTime.now().uptimeNanoseconds
-        let cancellation = RenderCancellation(timeLimit: timeout)
         let mix = mixPath(input)
         if isDone(input) {
             var entry = previous.flatMap { $0.status == .ok || $0.status == .skipped ? $0 : nil }
@@ -87,6 +88,7 @@ struct BatchJob: Sendable {
             return entry
         } catch {
             outputs.abandon()
+            if let cancelled = error as? RenderCancelledError, cancelled.timeLimit == nil { return nil }
             let status: BatchStatus = error is RenderCancelledError ? .timeout : .failed
             var message = "\(error)"
             if var limit = error as? DurationLimitError {
@@ -179,7 +181,7 @@ private final class Outputs {
         do {
             try contents.write(to: URL(fileURLWithPath: AtomicFile.temporaryPath(for: path)))
         } catch {
-            throw CLIError("\(path): cannot write: \(error.localizedDescription)")
+            throw BatchError(path: path, reason: "cannot write: \(error.localizedDescription)")
         }
     }
 

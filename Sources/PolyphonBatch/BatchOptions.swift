@@ -1,0 +1,36 @@
+import Foundation
+import PolyphonAudio
+import PolyphonPlayback
+
+/// How a ``BatchRenderer`` renders each input and what it writes beside the mix.
+public struct BatchOptions: Sendable {
+    /// How every input is rendered: sample rate, synthesizer settings, tail, duration limit.
+    public var render = RenderOptions()
+    /// The files' format.
+    public var format: AudioFileFormat = .wav
+    /// The sample format of formats that have one (lossy formats ignore it).
+    public var sampleFormat: SampleFormat = .int16
+    /// Also one file per MIDI channel, track or program (`NAME-LABEL.EXT`); they add up to the mix.
+    public var stems: StemMode?
+    /// Also every note's onset and offset, pitch, velocity, channel and program
+    /// (`NAME.labels.csv` or `NAME.labels.json`).
+    public var labels: NoteLabelFormat?
+    /// Also a picture beside each mix (`NAME.png`): piano roll, waveform, short-term loudness.
+    public var drawsPictures = false
+    /// Wall seconds an input may take, parsing and writing included, before it is abandoned
+    /// with status ``BatchStatus/timeout``; `nil` for no limit.
+    public var timeout: Double?
+    /// Inputs rendered at once, each on a thread of its own, all sharing the bank; by default
+    /// ``defaultWorkerCount(environment:)``.
+    public var workerCount = BatchOptions.defaultWorkerCount(environment: ProcessInfo.processInfo.environment)
+
+    /// The defaults: 44.1 kHz 16-bit WAV, FluidSynth's synthesis defaults, a mix per input, no
+    /// time limit, one worker per core.
+    public init() {}
+
+    /// `$SLURM_CPUS_PER_TASK` under Slurm (the cores the job was given), else every core.
+    public static func defaultWorkerCount(environment: [String: String]) -> Int {
+        if let n = environment["SLURM_CPUS_PER_TASK"].flatMap({ Int($0) }), n > 0 { return n }
+        return ProcessInfo.processInfo.activeProcessorCount
+    }
+}
