@@ -7,14 +7,14 @@ import Glibc
 import Darwin
 #endif
 
-/// The threads a ``Synthesizer`` renders its voices on: the render thread and `threadCount − 1`
+/// The threads a `Synthesizer` renders its voices on: the render thread and `threadCount − 1`
 /// workers, started once when the pool is made and stopped when it is released.
 ///
 /// ```swift
 /// let synthesizer = try Synthesizer(soundBank: bank, threads: RenderThreads(count: 4))
 /// ```
 ///
-/// Every thread count gives the same output, byte for byte (``RenderThreadPool``). Handing out
+/// Every thread count gives the same output, byte for byte (`RenderThreadPool`). Handing out
 /// a chunk's tasks takes no lock and allocates nothing: the render thread publishes them with
 /// one atomic store, takes part itself, and spins only while tasks other threads have begun
 /// are still running. Workers spin briefly for the next tasks, then sleep until woken. One

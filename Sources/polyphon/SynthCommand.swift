@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PolyphonAudio
 import PolyphonLive
+import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
 
@@ -57,7 +58,9 @@ struct SynthCommand: ParsableCommand {
         let device = output.output
         var configuration = synthesis.configuration
         configuration.polyphony = polyphony
-        let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration)
+        let threads = synthesis.threads ?? 1
+        let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration,
+                                          threads: threads > 1 ? RenderThreads(count: threads) : nil)
         let live = LiveSynthesizer(synthesizer: synthesizer)
         note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, period %d frames (%.1f ms), buffer %d frames",
                     device.backendName, device.deviceName, device.sampleRate, device.periodFrames,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PolyphonAudio
 import PolyphonPlayback
 import PolyphonSynth
@@ -25,12 +26,17 @@ struct SynthesisOptions: ParsableArguments {
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
 
+    @Option(help: ArgumentHelp("Threads the voices are spread over; the output is the same bytes for any count, and small blocks stay on one thread by themselves. Default: render, every core but the one that encodes and writes the file (at least 1); batch, the cores left over when there are fewer files than cores; play and synth, 1.",
+                               valueName: "n"))
+    var threads: Int?
+
     @Flag(help: "Count envelope stages and LFO delays in FluidSynth's 64-frame blocks and let resonant filters follow their cutoff over up to 5 blocks, as FluidSynth 2.6 does (default: exact to the frame, as the SoundFont text gives them).")
     var fluidsynthBlocks = false
 
     func validate() throws {
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
         if !(0...1000).contains(minNoteLength) { throw ValidationError("--min-note-length must be 0–1000 ms") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1–256") }
     }
 
     /// The synthesizer settings these options describe.
@@ -114,6 +120,8 @@ struct OfflineRenderOptions: ParsableArguments {
         options.maxDuration = duration.limit
         options.endAtLastEvent = endAtLastEvent
         options.liftPedalsAtEnd = !keepPedals
+        // The file is metered, encoded and written on a core of its own (when there are two).
+        options.threads = synthesis.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
         return options
     }
 }
