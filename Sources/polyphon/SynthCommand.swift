@@ -35,9 +35,6 @@ struct SynthCommand: ParsableCommand {
 
     @OptionGroup var sampleRate: SampleRateOption
 
-    @Option(help: "Voices at most.")
-    var polyphony: Int = 256
-
     @OptionGroup var tail: TailOption
 
     func validate() throws {
@@ -56,8 +53,7 @@ struct SynthCommand: ParsableCommand {
         let (soundBank, _) = try synthesis.bank.load(quiet: false)
         let output = try self.output.open(sampleRate: sampleRate.rate)
         let device = output.output
-        var configuration = synthesis.configuration
-        configuration.polyphony = polyphony
+        let configuration = synthesis.configuration
         let threads = synthesis.threads ?? 1
         let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration,
                                           threads: threads > 1 ? RenderThreads(count: threads) : nil)

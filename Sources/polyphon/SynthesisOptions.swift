@@ -23,6 +23,9 @@ struct SynthesisOptions: ParsableArguments {
 
     @OptionGroup var effects: EffectOptions
 
+    @Option(help: "Voices at most (FluidSynth's synth.polyphony), 1–65535; beyond it a new note takes a released voice first, then the quietest and oldest.")
+    var polyphony: Int = 256
+
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
 
@@ -36,6 +39,7 @@ struct SynthesisOptions: ParsableArguments {
     func validate() throws {
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
         if !(0...1000).contains(minNoteLength) { throw ValidationError("--min-note-length must be 0–1000 ms") }
+        if !(1...65535).contains(polyphony) { throw ValidationError("--polyphony must be 1–65535") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1–256") }
     }
 
@@ -44,6 +48,7 @@ struct SynthesisOptions: ParsableArguments {
         var configuration = SynthesizerConfiguration()
         configuration.gain = gain
         configuration.interpolation = interpolation
+        configuration.polyphony = polyphony
         effects.apply(to: &configuration)
         configuration.minimumNoteLength = minNoteLength / 1000
         configuration.fluidSynthBlockTiming = fluidsynthBlocks
