@@ -66,7 +66,10 @@ import PolyphonSoundFont
             for threads in 2...4 {
                 let pool = ShuffledPool(threads: threads, seed: UInt64(block * 10 + threads))
                 let (out, s) = try Self.render(threads: pool, block: block)
-                #expect(s.threadedRounds > 100 && pool.tasksRun > 1_000)
+                // Voices sound through the first 30 000 frames at least: a round or more per
+                // render call spread over threads, each in two tasks or more (a slice, a stretch).
+                #expect(s.threadedRounds >= 30_000 / block && pool.tasksRun >= 2 * s.threadedRounds,
+                        "block \(block): \(s.threadedRounds) rounds, \(pool.tasksRun) tasks")
                 #expect(out.left == reference.left && out.right == reference.right, "block \(block), \(threads) threads differ")
             }
         }
