@@ -110,26 +110,33 @@ struct BatchRendererTests {
         let corpus = dir.file("corpus"), out = dir.file("out")
         let count = 8
         for i in 0..<count {
-            try BatchCorpus.write(BatchCorpus.tune(seconds: 20, variant: i), to: corpus + String(format: "/song%02d.mid", i))
+            try BatchCorpus.write(BatchCorpus.tune(seconds: 30, variant: i), to: corpus + String(format: "/song%02d.mid", i))
         }
         let renderer = BatchRenderer(bank: Self.bank, options: Self.options(workers: 1))
         let inputs = try BatchInput.collect(from: [corpus])
         let run = try renderer.start(inputs, outputDirectory: out)
-        var delivered: [BatchReportEntry] = []
-        for await entry in run.results {
-            delivered.append(entry)
-            if delivered.count == 2 { run.cancel() }
-        }
+        // The consumer runs on a thread of its own, so it cancels as soon as the second result
+        // arrives, whatever the rest of the test suite keeps the cooperative pool busy with.
+        let executor = ThreadTaskExecutor(label: "batch-cancel-consumer")
+        let delivered = await Task(executorPreference: executor) {
+            var delivered: [BatchReportEntry] = []
+            for await entry in run.results {
+                delivered.append(entry)
+                if delivered.count == 2 { run.cancel() }
+            }
+            return delivered
+        }.value
         let tally = try await run.waitUntilFinished()
         #expect(run.isCancelled)
-        // The render under way when cancelled stopped within a block and left nothing.
-        #expect(delivered.count == 2 && tally.done == 2 && tally.total == count)
+        // A render that ended between the second result and the cancel is kept, with its
+        // entry; the one under way when cancelled stopped within a block and left nothing.
+        #expect(delivered.count >= 2 && tally.done == delivered.count && tally.done < count && tally.total == count)
         #expect(BatchReport.read(run.reportPath).map(\.input) == delivered.map(\.input).sorted())
-        #expect(Self.files(under: out).filter { $0.hasSuffix(".wav") }.count == 2)
+        #expect(Self.files(under: out).filter { $0.hasSuffix(".wav") }.count == tally.done)
         #expect(!Self.files(under: out).contains { $0.contains(".partial") })
 
         let (rest, again) = try await Self.collect(try renderer.start(inputs, outputDirectory: out))
-        #expect(again.counts == [.skipped: 2, .ok: count - 2])
+        #expect(again.counts == [.skipped: tally.done, .ok: count - tally.done])
         #expect(Set(rest.filter { $0.status == .skipped }.map(\.input)) == Set(delivered.map(\.input)))
         #expect(BatchReport.read(run.reportPath).count == count)
     }
@@ -138,12 +145,15 @@ struct BatchRendererTests {
         let dir = try TemporaryDirectory(prefix: "batch-library-task")
         let corpus = dir.file("corpus")
         for i in 0..<4 {
-            try BatchCorpus.write(BatchCorpus.tune(seconds: 30, variant: i), to: corpus + "/song\(i).mid")
+            try BatchCorpus.write(BatchCorpus.tune(seconds: 60, variant: i), to: corpus + "/song\(i).mid")
         }
         let run = try BatchRenderer(bank: Self.bank, options: Self.options(workers: 1))
             .start(try BatchInput.collect(from: [corpus]), outputDirectory: dir.file("out"))
-        let consumer = Task { for await _ in run.results {} }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        // Cancelled before it first asks for a result: its iteration ends at once and that
+        // cancels the run. The task runs on a thread of its own so that it does so promptly.
+        let consumer = Task(executorPreference: ThreadTaskExecutor(label: "batch-task-consumer")) {
+            for await _ in run.results {}
+        }
         consumer.cancel()
         await consumer.value
         let tally = try await run.waitUntilFinished()

@@ -77,7 +77,7 @@ struct SlurmTests {
         }
     }
 
-    @Test(.enabled(if: enabled), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: enabled), .timeLimit(.minutes(15)))
     func theArrayExampleRendersEveryFileOnce() throws {
         let dir = try TemporaryDirectory(prefix: "slurm")
         let corpus = dir.file("corpus"), out = dir.file("out")

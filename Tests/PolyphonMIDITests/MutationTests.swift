@@ -4,7 +4,7 @@ import Testing
 
 /// Truncated and bit-flipped variants of valid files: each must load (possibly with warnings) or
 /// throw a `MIDIFileError`, never trap or hang; what loads must write and read back cleanly.
-@Suite("Mutated files", .timeLimit(.minutes(2)))
+@Suite("Mutated files", .timeLimit(.minutes(10)))
 struct MutationTests {
     /// Valid files of different shapes: PPQN and SMPTE, formats 0–2, sysex, meta, RMID.
     static let seeds: [[UInt8]] = {

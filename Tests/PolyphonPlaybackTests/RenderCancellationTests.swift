@@ -6,7 +6,7 @@ import Testing
 
 /// A render stopped from outside or by its deadline stops at a block boundary, having delivered
 /// a prefix of the full render.
-@Suite(.timeLimit(.minutes(1))) struct RenderCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct RenderCancellationTests {
     /// One note held for an hour: far more than the tests let run.
     static let longSong = Fixtures.song([(0, 69, 0, 960 * 3600)])
 
