@@ -1,5 +1,6 @@
 import Atomics
 import Dispatch
+import PolyphonAudio
 import PolyphonSynth
 #if canImport(Glibc)
 import Glibc
@@ -140,8 +141,13 @@ public final class RenderThreads: RenderThreadPool, @unchecked Sendable {
             self.number = number
         }
 
+        /// The workers' name, in `top -H` and to the live tests' allocation probe (at most 15
+        /// bytes on Linux).
+        static let name = "polyphon-voices"
+
         static func run(_ start: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
             let worker = Unmanaged<Worker>.fromOpaque(start).takeRetainedValue()
+            nameCurrentThread(name)
             worker.loop()
             return nil
         }
