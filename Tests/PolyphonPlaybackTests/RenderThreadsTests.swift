@@ -53,22 +53,25 @@ import Testing
         }
     }
 
-    static func render(_ file: MIDIFile, bank: SoundFont, threads: Int, effects: Bool, block: Int) throws -> RenderCapture {
+    /// The render and the most voices that sounded at once.
+    static func render(_ file: MIDIFile, bank: SoundFont, threads: Int, effects: Bool, block: Int) throws -> (RenderCapture, voices: Int) {
         var options = RenderOptions()
         options.threads = threads
         options.blockSize = block
         options.synthesizer.reverbEnabled = effects
         options.synthesizer.chorusEnabled = effects
         let capture = RenderCapture()
-        try OfflineRenderer(soundBank: bank, options: options).render(file, into: capture.sink)
-        return capture
+        let summary = try OfflineRenderer(soundBank: bank, options: options).render(file, into: capture.sink)
+        return (capture, summary.maxVoices)
     }
 
-    static func expectSameBytes(_ file: MIDIFile, bank: SoundFont, effects: Bool, block: Int, _ name: String) throws {
-        let one = try render(file, bank: bank, threads: 1, effects: effects, block: block)
+    static func expectSameBytes(_ file: MIDIFile, bank: SoundFont, effects: Bool, block: Int, _ name: String,
+                                voices: Int = 1) throws {
+        let (one, mostVoices) = try render(file, bank: bank, threads: 1, effects: effects, block: block)
         #expect(one.left.count > 44_100 && one.left.contains { abs($0) > 0.01 }, "\(name): silent")
+        #expect(mostVoices >= voices, "\(name): \(mostVoices) voices at most")
         for threads in 2...4 {
-            let out = try render(file, bank: bank, threads: threads, effects: effects, block: block)
+            let (out, _) = try render(file, bank: bank, threads: threads, effects: effects, block: block)
             #expect(out.left.count == one.left.count, "\(name): \(threads) threads, another length")
             let same = out.left.withUnsafeBytes { a in one.left.withUnsafeBytes { b in a.elementsEqual(b) } }
                 && out.right.withUnsafeBytes { a in one.right.withUnsafeBytes { b in a.elementsEqual(b) } }
@@ -96,6 +99,26 @@ import Testing
         let song = Fixtures.song(notes, extra: extra)
         try Self.expectSameBytes(song, bank: bank, effects: true, block: 1024, "built-in song")
         try Self.expectSameBytes(song, bank: bank, effects: false, block: 300, "built-in song, block 300")
+    }
+
+    /// 270 notes begun within 0.3 s on the fifteen melodic channels, each panned and sent to
+    /// the reverb: the 256-voice pool full (the last notes steal), filtered voices settling
+    /// into shared filters, effects on.
+    @Test func aFullPoolOf256VoicesRendersTheSameBytesOnAnyNumberOfThreads() throws {
+        let bank = Fixtures.sineBank(generators: [Generator(.initialFilterFc, 6000), Generator(.initialFilterQ, 60),
+                                                  Generator(.releaseVolEnv, -2400)])
+        let channels = (UInt8(0)..<16).filter { $0 != 9 }
+        var notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)] = []
+        for k in 0..<270 {
+            notes.append((channel: channels[k % 15], key: UInt8(30 + k / 15 * 3), start: k, length: 700 + 3 * (k % 11)))
+        }
+        var extra: [MIDIEvent] = []
+        for (i, channel) in channels.enumerated() {
+            extra.append(MIDIEvent(tick: 0, message: .controlChange(channel: channel, controller: 10, value: UInt8(i * 9))))
+            extra.append(MIDIEvent(tick: 0, message: .controlChange(channel: channel, controller: 91, value: UInt8(20 + i * 7))))
+        }
+        try Self.expectSameBytes(Fixtures.song(notes, extra: extra), bank: bank, effects: true, block: 512, "256 voices",
+                                 voices: 256)
     }
 
     static let songs = ["music000.mid", "music005.mid", "music009.mid"]
