@@ -101,12 +101,15 @@ let package = Package(
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonBatchTests",
                     dependencies: ["PolyphonBatch", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonPlayback", "PolyphonAudio",
-                                   "PolyphonTestSupport"]),
+                                   "PolyphonTestSupport"],
+                    // The report page in headless Chromium (BatchReportPageTests).
+                    exclude: ["report-in-chromium.py"]),
         // The code the DocC articles and the README show, compiled and run
         // (Scripts/check-doc-snippets.py checks that the text and these files agree).
         .testTarget(name: "DocumentationSnippetTests",
                     dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
-                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonTestSupport"]),
+                                   "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonBatch", "PolyphonWebKit",
+                                   "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",

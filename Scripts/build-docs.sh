@@ -2,7 +2,8 @@
 # Builds the DocC catalog of every library product with the toolchain's `docc`, failing on any
 # warning (unresolved symbol links, undocumented parameters, …), after checking that every
 # ```swift block in the catalogs is a region of a compiled snippet file
-# (Scripts/check-doc-snippets.py).
+# (Scripts/check-doc-snippets.py) and that every relative link of the Markdown pages outside
+# the catalogs leads somewhere (Scripts/check-doc-links.py).
 #
 #   Scripts/build-docs.sh [--reuse-build] [OUTDIR]     # default OUTDIR: .build/documentation
 #
@@ -20,7 +21,7 @@ out="${1:-.build/documentation}"
 
 # Library products, each with its catalog Sources/<Module>/<Module>.docc.
 modules=(PolyphonMIDICore PolyphonMIDI PolyphonSoundFontCore PolyphonSoundFont PolyphonSynth
-         PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback)
+         PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback PolyphonBatch PolyphonWebKit)
 # Modules whose `@_exported import` makes their core part of what a user of them sees: their
 # catalogs document the core's symbols too.
 reexports() {
@@ -36,10 +37,11 @@ extract="${SYMBOLGRAPH_EXTRACT:-$(command -v swift-symbolgraph-extract || echo "
 
 start=$SECONDS
 python3 Scripts/check-doc-snippets.py
+python3 Scripts/check-doc-links.py
 
 if [ "$reuse" = no ]; then
-    # The three targets that together depend on every other library target.
-    for target in PolyphonPlayback PolyphonLive PolyphonBuiltInBank; do
+    # The four targets that together depend on every other library target.
+    for target in PolyphonBatch PolyphonLive PolyphonBuiltInBank PolyphonWebKit; do
         swift build --target "$target" >/dev/null
     done
 fi

@@ -12,6 +12,8 @@
 // (`render --align-to-fluidsynth`), so the fidelity columns measure synthesis, not FluidSynth's
 // event timing; --exact-timing renders with Polyphon's own sample-accurate timing instead.
 // --thread-threshold: where spreading voices over two threads starts to pay (ThreadThreshold.swift).
+// --picture-cost: only what a render picture adds per minute of audio, on the songs
+// (PictureCost.swift).
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
 // WebAssembly module with, and the bank subset and song events its runs play, into DIR
 // (WebComparison.swift).
@@ -33,6 +35,7 @@ struct Arguments {
     var exactTiming = false
     var web: String?
     var threadThreshold = false
+    var pictureCost = false
     var webSong = "/usr/share/planetblupi/music/music004.mid"
 
     init() {
@@ -48,6 +51,7 @@ struct Arguments {
             case "--exact-timing": exactTiming = true
             case "--web": web = it.next()
             case "--thread-threshold": threadThreshold = true
+            case "--picture-cost": pictureCost = true
             case "--song": webSong = it.next() ?? webSong
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
             }
@@ -116,6 +120,12 @@ if args.threadThreshold {
 }
 if let dir = args.web {
     try WebComparison.run(bank: bank, song: args.webSong, into: dir, repeats: args.repeats)
+    exit(0)
+}
+if args.pictureCost {
+    let songs = ((try? FileManager.default.contentsOfDirectory(atPath: args.songs)) ?? [])
+        .filter { $0.lowercased().hasSuffix(".mid") }.sorted().map { args.songs + "/" + $0 }
+    try PictureCost.run(bank: bank, songs: args.quick ? Array(songs.prefix(3)) : songs, repeats: args.repeats)
     exit(0)
 }
 let fluid = which("fluidsynth")

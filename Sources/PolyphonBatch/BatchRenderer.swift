@@ -74,8 +74,9 @@ public final class BatchRenderer: Sendable {
         var options = options
         options.render.threads = options.threadCount(forInputs: part.count)
         let run = BatchRun(job: BatchJob(bank: bank, batch: options, outputDirectory: directory),
-                           inputs: part,
-                           reportPath: report, earlier: earlier, writer: writer, workerCount: options.workerCount)
+                           inputs: part, reportPath: report,
+                           reportPagePath: options.writesReportPage ? BatchReportPage.path(in: directory, shard: shard) : nil,
+                           earlier: earlier, writer: writer, workerCount: options.workerCount)
         run.begin()
         return run
     }

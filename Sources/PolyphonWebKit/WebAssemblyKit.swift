@@ -8,6 +8,7 @@ import Foundation
 public struct WebAssemblyKit: Sendable {
     /// Why the kit cannot be had, in one line.
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The line, naming the script or the file concerned.
         public var description: String
     }
 
@@ -19,6 +20,8 @@ public struct WebAssemblyKit: Sendable {
         packageRoot: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path)
 
+    /// The kit of the checkout at `packageRoot` (a directory holding `Scripts/build-wasm.sh`,
+    /// `WebAssembly/` and the engine's `Sources/`).
     public init(packageRoot: String) { self.packageRoot = packageRoot }
 
     /// The built module.
@@ -35,6 +38,10 @@ public struct WebAssemblyKit: Sendable {
 
     /// Builds the module when it is missing or older than a source it is built from, telling
     /// `log` first (the build takes a minute or two). Returns the module's path.
+    ///
+    /// - Parameter log: called with one line before a build starts; the build's own output goes
+    ///   to standard error.
+    /// - Throws: ``Failure`` when the checkout has no `Scripts/build-wasm.sh` or the build fails.
     @discardableResult
     public func prepareModule(log: (String) -> Void) throws(Failure) -> String {
         let script = packageRoot + "/Scripts/build-wasm.sh"

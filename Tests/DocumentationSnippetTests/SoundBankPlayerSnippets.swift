@@ -49,7 +49,7 @@ func playTwoInstruments(piano: SoundFont, vibraphone: SoundFont) throws -> Sound
     static func writeSampleBank(in directory: TemporaryDirectory) throws -> String {
         let writer = try makeAudioFileWriter(path: directory.file("sine.wav"), sampleFormat: .int16,
                                              channelCount: 1, sampleRate: 44_100)
-        try writer.write(planar: [SnippetFixtures.sinePoints.map { Float($0) / 32_768 }])
+        try writer.write(planar: [SineBank.sine(frameCount: 44_100).map { Float($0) / 32_768 }])
         try writer.close()
         let plist = """
             <?xml version="1.0" encoding="UTF-8"?>
