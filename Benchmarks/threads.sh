@@ -54,9 +54,11 @@ race() {
 report() {
     local label=$1 audio=$2 results=$3
     local first fluid
-    first=$(echo "$results" | awk 'NR==1 {print $2}')
-    fluid=$(echo "$results" | awk '$1=="fluidsynth" {print $2}')
-    echo "$results" | while read -r name t; do
+    # Names hold spaces ("polyphon --threads 2"): the time is the last field.
+    first=$(echo "$results" | awk 'NR==1 {print $NF}')
+    fluid=$(echo "$results" | awk '$1=="fluidsynth" {print $NF}')
+    echo "$results" | while read -r line; do
+        local name=${line% *} t=${line##* }
         local speedup="" vsfluid=""
         [[ "$name" != fluidsynth ]] && speedup=$(printf '%.2f×' "$(echo "$first / $t" | bc -l)")
         [[ -n "$fluid" && "$name" != fluidsynth ]] && vsfluid=$(printf '%.2f×' "$(echo "$fluid / $t" | bc -l)")
