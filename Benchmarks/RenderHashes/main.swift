@@ -4,11 +4,12 @@
 // after (`diff`): any changed bit anywhere changes the hash.
 //
 //   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--fluidsynth-compatible]
-//                                      [--jobs N] > hashes.txt
+//                                      [--jobs N] [--threads N] > hashes.txt
 //
 // --quick renders the first 60 s of each song only; --fluidsynth-compatible renders with
-// `SynthesizerConfiguration.fluidSynthCompatible` on. Lines are sorted, so runs with different
-// --jobs compare equal.
+// `SynthesizerConfiguration.fluidSynthCompatible` on. --threads spreads each render's voices over
+// N threads (the hashes must not change). Lines are sorted, so runs with different --jobs
+// compare equal.
 import Foundation
 import PolyphonMIDI
 import PolyphonPlayback
@@ -20,6 +21,7 @@ var banks: [String] = []
 var quick = false
 var fluidSynthCompatible = false
 var jobs = ProcessInfo.processInfo.activeProcessorCount
+var threads = 1
 var it = CommandLine.arguments.dropFirst().makeIterator()
 while let a = it.next() {
     switch a {
@@ -28,6 +30,7 @@ while let a = it.next() {
     case "--quick": quick = true
     case "--fluidsynth-compatible": fluidSynthCompatible = true
     case "--jobs": jobs = max(1, Int(it.next() ?? "") ?? jobs)
+    case "--threads": threads = max(1, Int(it.next() ?? "") ?? threads)
     default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!); exit(64)
     }
 }
@@ -73,6 +76,7 @@ nonisolated(unsafe) let bankByPath = Dictionary(uniqueKeysWithValues: zip(banks,
 nonisolated(unsafe) let files = try Dictionary(uniqueKeysWithValues: songs.map { ($0, try MIDIFile(contentsOfFile: songsDir + "/" + $0)) })
 nonisolated(unsafe) let quickRun = quick
 nonisolated(unsafe) let compatible = fluidSynthCompatible
+let renderThreads = threads
 nonisolated(unsafe) let jobMatrix = matrix
 
 final class Results: @unchecked Sendable {
@@ -87,6 +91,7 @@ nonisolated(unsafe) var cursor = 0
 @Sendable func run(_ job: Job) throws -> String {
     var options = RenderOptions()
     options.blockSize = job.block
+    options.threads = renderThreads
     options.synthesizer.interpolation = job.interpolation
     options.synthesizer.reverbEnabled = job.effects
     options.synthesizer.chorusEnabled = job.effects

@@ -37,12 +37,15 @@ public final class OfflineRenderer {
         self.preparedBank = preparedBank
     }
 
-    /// A synthesizer for one render.
+    /// A synthesizer for one render, with its own ``RenderOptions/threads``.
     func makeSynthesizer(_ configuration: SynthesizerConfiguration) throws(SynthesizerError) -> Synthesizer {
+        let threads = options.threads > 1 ? RenderThreads(count: options.threads) : nil
         if let preparedBank {
-            return try Synthesizer(preparedBank: preparedBank, sampleRate: options.sampleRate, configuration: configuration)
+            return try Synthesizer(preparedBank: preparedBank, sampleRate: options.sampleRate, configuration: configuration,
+                                   threads: threads)
         }
-        return try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: configuration)
+        return try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: configuration,
+                               threads: threads)
     }
 
     /// Renders `file` into `sink`; returns what was produced.

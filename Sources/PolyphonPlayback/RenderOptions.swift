@@ -27,6 +27,9 @@ public struct RenderOptions: Sendable {
     /// Make the output exactly this many seconds: a longer render is cut with a short fade
     /// (20 ms), a shorter one padded with silence.
     public var length: Double?
+    /// Threads the synthesizer spreads its voices over, the rendering thread included
+    /// (``RenderThreads``): the output is the same bytes for every count.
+    public var threads = 1
 
     public init() {}
 }

@@ -46,7 +46,7 @@ struct BatchRenderCommand: AsyncParsableCommand {
     @Option(help: "A file listing inputs, one path per line (# comments).")
     var manifest: String?
 
-    @Option(name: .shortAndLong, help: "Files rendered at once. Default: $SLURM_CPUS_PER_TASK, else the number of cores.")
+    @Option(name: .shortAndLong, help: "Files rendered at once. Default: $SLURM_CPUS_PER_TASK, else the number of cores (divided by --threads when given).")
     var jobs: Int?
 
     @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3.")
@@ -119,7 +119,16 @@ struct BatchRenderCommand: AsyncParsableCommand {
         options.bankName = bankPath == "built-in" ? "built-in GM bank" : (bankPath as NSString).lastPathComponent
         options.writesReportPage = html
         options.timeout = timeout
-        if let jobs { options.workerCount = jobs }
+        if let threads = render.synthesis.threads {
+            if let jobs {
+                options.workerCount = jobs
+                options.threadsPerInput = threads
+            } else {
+                options.divide(cores: options.workerCount, threadsPerInput: threads)
+            }
+        } else if let jobs {
+            options.workerCount = jobs
+        }
         if !quiet, let part {
             note("polyphon: part \(part) (from \(part.source)): \(part.part(of: all).count) of \(all.count) inputs")
         }

@@ -72,7 +72,8 @@ struct PlayCommand: ParsableCommand {
         defer { terminal.restore() }
         var quit = false
         for (path, song) in songs where !quit {
-            let player = try MIDIPlayer(song: song, soundBank: soundBank, sampleRate: dev.sampleRate, configuration: config)
+            let player = try MIDIPlayer(song: song, soundBank: soundBank, sampleRate: dev.sampleRate, configuration: config,
+                                        threads: synthesis.threads ?? 1)
             player.rate = rate
             if loop { player.loop = PlayerLoop(beats: 0..<max(song.beat(atSeconds: song.duration), 1), count: .forever) }
             if let loops { player.numberOfLoops = loops == 0 ? -1 : loops - 1 }

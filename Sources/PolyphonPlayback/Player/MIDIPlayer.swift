@@ -96,10 +96,12 @@ public final class MIDIPlayer: @unchecked Sendable {
     ///     the song uses.
     ///   - callbackCapacity: how many callbacks may wait for delivery before new ones are
     ///     dropped (counted in ``droppedCallbacks``).
+    ///   - threads: threads the synthesizer spreads its voices over, the render thread
+    ///     included (``RenderThreads``); the sound is the same for any count.
     /// - Throws: `SynthesizerError` for an unsupported rate or configuration.
     public init(song: Song, soundBank: SoundFont, sampleRate: Double = 44100,
                 configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
-                callbackCapacity: Int = 4096) throws {
+                callbackCapacity: Int = 4096, threads: Int = 1) throws {
         var configuration = configuration
         var highestPort = 0
         for track in song.tracks {
@@ -108,7 +110,8 @@ public final class MIDIPlayer: @unchecked Sendable {
             }
         }
         configuration.channelCount = min(256, max(configuration.channelCount, 16 * (highestPort + 1)))
-        synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration)
+        synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration,
+                                      threads: threads > 1 ? RenderThreads(count: threads) : nil)
         songValue = song
         mailbox = PlayerMailbox(callbackCapacity: callbackCapacity)
         let timeline = Timeline(song: song, sampleRate: sampleRate, channelPorts: max(1, configuration.channelCount / 16))
