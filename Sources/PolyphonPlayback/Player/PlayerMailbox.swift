@@ -1,4 +1,5 @@
 import Atomics
+import PolyphonLockFree
 
 /// Everything ``MIDIPlayer``'s control side and its render thread share, and nothing else: the
 /// two lock-free queues between them and the few values either side publishes atomically.
