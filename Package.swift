@@ -40,8 +40,9 @@ let package = Package(
         // SFZ text → instrument model: the reader (#define, #include), opcodes and their aliases,
         // inheritance, regions; files reached through a file-system protocol.
         .target(name: "PolyphonSFZCore"),
-        // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects.
-        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore"]),
+        // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects; SFZ
+        // instruments mapped onto its voice.
+        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonSFZCore", "PolyphonMIDICore"]),
         // Native layers on top: files (and re-exports of the cores).
         .target(name: "PolyphonMIDI", dependencies: ["PolyphonMIDICore"]),
         // Memory-mapped banks, SF3 decoding (libvorbisfile at run time), DLS, plist sample banks,
@@ -103,7 +104,7 @@ let package = Package(
                                    "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSFZTests",
-                    dependencies: ["PolyphonSFZ", "PolyphonSFZCore", "PolyphonAudio", "PolyphonSoundFont", "PolyphonTestSupport"]),
+                    dependencies: ["PolyphonSFZ", "PolyphonSFZCore", "PolyphonSynth", "PolyphonAudio", "PolyphonSoundFont", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonMIDI", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonPlaybackTests",
