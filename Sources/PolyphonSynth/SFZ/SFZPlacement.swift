@@ -5,7 +5,7 @@
 /// but the drum channel; as ``drumKit`` it is the kit of bank 128 and plays on the drum channel
 /// only; ``preset(bank:program:)`` puts it in one slot (to layer it over another bank).
 public enum SFZPlacement: Hashable, Sendable {
-    /// ``drumKit`` when ``PolyphonSFZCore/SFZInstrument/looksLikeDrumKit`` (every region one
+    /// ``drumKit`` when `SFZInstrument.looksLikeDrumKit` (every region one
     /// key, no pitch tracking), else ``melodic``.
     case automatic
     /// Program 0 of bank 0: every channel but the drum channel.

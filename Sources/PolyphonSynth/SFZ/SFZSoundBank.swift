@@ -2,7 +2,7 @@ import PolyphonSFZCore
 import PolyphonSoundFontCore
 
 /// An SFZ instrument as a bank the synthesizer plays: each region an instrument zone, each
-/// sample channel a sample, in one ``PolyphonSoundFontCore/SoundFont`` with one preset.
+/// sample channel a sample, in one `SoundFont` with one preset.
 ///
 /// The SF2 voice plays what SFZ and SF2 share — key and velocity ranges, `pitch_keycenter`,
 /// `pitch_keytrack`, `transpose`, `tune`, `volume`, `amplitude`, `pan`, the `ampeg_` envelope,
@@ -12,7 +12,7 @@ import PolyphonSoundFontCore
 /// random layers, keyswitches, controller ranges) play as at the start of a performance, and
 /// release-triggered regions are left out.
 ///
-/// Samples are decoded through the instrument's ``PolyphonSFZCore/SFZInstrument/sampleProvider``
+/// Samples are decoded through the instrument's `SFZInstrument.sampleProvider`
 /// and copied into the bank, so the bank owns its points and any number of synthesizers share it.
 public struct SFZSoundBank: Sendable {
     /// The bank: one preset, at the slot ``placement`` chose (and an empty kit beside a melodic
