@@ -112,7 +112,9 @@ let package = Package(
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonBatchTests",
                     dependencies: ["PolyphonBatch", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonPlayback", "PolyphonAudio",
-                                   "PolyphonTestSupport"]),
+                                   "PolyphonTestSupport"],
+                    // The report page in headless Chromium (BatchReportPageTests).
+                    exclude: ["report-in-chromium.py"]),
         // The code the DocC articles and the README show, compiled and run
         // (Scripts/check-doc-snippets.py checks that the text and these files agree).
         .testTarget(name: "DocumentationSnippetTests",

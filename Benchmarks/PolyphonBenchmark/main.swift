@@ -11,6 +11,8 @@
 // Polyphon plays each song with its events where FluidSynth's file player plays them
 // (`render --align-to-fluidsynth`), so the fidelity columns measure synthesis, not FluidSynth's
 // event timing; --exact-timing renders with Polyphon's own sample-accurate timing instead.
+// --picture-cost: only what a render picture adds per minute of audio, on the songs
+// (PictureCost.swift).
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
 // WebAssembly module with, and the bank subset and song events its runs play, into DIR
 // (WebComparison.swift).
@@ -31,6 +33,7 @@ struct Arguments {
     var rate = 44100.0
     var exactTiming = false
     var web: String?
+    var pictureCost = false
     var webSong = "/usr/share/planetblupi/music/music004.mid"
 
     init() {
@@ -45,6 +48,7 @@ struct Arguments {
             case "--repeat": repeats = max(1, Int(it.next() ?? "") ?? 1)
             case "--exact-timing": exactTiming = true
             case "--web": web = it.next()
+            case "--picture-cost": pictureCost = true
             case "--song": webSong = it.next() ?? webSong
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
             }
@@ -109,6 +113,12 @@ print(String(format: "bank: %@ (%d presets), opened in %.1f ms", (args.soundfont
              bank.presets.count, (now() - t0) * 1000))
 if let dir = args.web {
     try WebComparison.run(bank: bank, song: args.webSong, into: dir, repeats: args.repeats)
+    exit(0)
+}
+if args.pictureCost {
+    let songs = ((try? FileManager.default.contentsOfDirectory(atPath: args.songs)) ?? [])
+        .filter { $0.lowercased().hasSuffix(".mid") }.sorted().map { args.songs + "/" + $0 }
+    try PictureCost.run(bank: bank, songs: args.quick ? Array(songs.prefix(3)) : songs, repeats: args.repeats)
     exit(0)
 }
 let fluid = which("fluidsynth")

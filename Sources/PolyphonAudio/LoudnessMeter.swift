@@ -38,11 +38,15 @@ public struct LoudnessMeter: Sendable {
     private var histogramEnergy: [Double]
     private var peak: Float = 0
     private var lastBlockLoudness = -Double.infinity
+    /// The weighted energy sums of the last 30 sub-blocks (3 s), a ring written at
+    /// `subBlocksCompleted % 30`: the short-term window.
+    private var shortTermSubBlocks: [Double]
 
     private static let absoluteGate = -70.0
     private static let relativeGate = -10.0
     private static let binWidth = 0.01
     private static let binCount = 10_000  // −70 … +30 LUFS
+    private static let shortTermSubBlockCount = 30  // 3 s
 
     /// Creates a meter for `channelCount` channels at `sampleRate`.
     ///
@@ -62,6 +66,7 @@ public struct LoudnessMeter: Sendable {
         subBlockLength = max(1, Int((sampleRate * 0.1).rounded()))
         histogramCounts = Array(repeating: 0, count: Self.binCount)
         histogramEnergy = Array(repeating: 0, count: Self.binCount)
+        shortTermSubBlocks = Array(repeating: 0, count: Self.shortTermSubBlockCount)
     }
 
     /// Feeds `frameCount` frames given as one buffer per channel.
@@ -183,6 +188,7 @@ public struct LoudnessMeter: Sendable {
         }
         subBlockFill = 0
         recentSubBlocks = (recentSubBlocks.1, recentSubBlocks.2, recentSubBlocks.3, weighted)
+        shortTermSubBlocks[subBlocksCompleted % Self.shortTermSubBlockCount] = weighted
         subBlocksCompleted += 1
         guard subBlocksCompleted >= 4 else { return }
         let (a, b, c, d) = recentSubBlocks
@@ -222,8 +228,22 @@ public struct LoudnessMeter: Sendable {
         return count > 0 ? Self.loudness(ofEnergy: energy / Double(count)) : -.infinity
     }
 
+    /// Frames between two updates of ``momentaryLoudness`` and ``shortTermLoudness`` (100 ms).
+    public var framesPerUpdate: Int { subBlockLength }
+
     /// The loudness of the most recent 400 ms block (momentary loudness), in LUFS.
     public var momentaryLoudness: Double { lastBlockLoudness }
+
+    /// The loudness of the last 3 s (short-term loudness, EBU Tech 3341), in LUFS, as of the
+    /// most recent 100 ms boundary; over what there is during the first 3 s, and −∞ before the
+    /// first 400 ms (as ``momentaryLoudness``).
+    public var shortTermLoudness: Double {
+        guard subBlocksCompleted >= 4 else { return -.infinity }
+        let count = min(subBlocksCompleted, Self.shortTermSubBlockCount)
+        var energy = 0.0
+        for k in 0..<count { energy += shortTermSubBlocks[k] }
+        return Self.loudness(ofEnergy: energy / Double(count * subBlockLength))
+    }
 
     /// The largest absolute sample value fed so far (1.0 is full scale).
     public var samplePeak: Float { peak }

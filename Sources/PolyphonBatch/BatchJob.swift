@@ -22,7 +22,7 @@ struct BatchJob: Sendable {
     var sampleFormat: SampleFormat { batch.sampleFormat }
     var stems: StemMode? { batch.stems }
     var labels: NoteLabelFormat? { batch.labels }
-    /// Whether to draw NAME.png (piano roll, waveform, loudness).
+    /// Whether to draw NAME.png (or .svg): the render's picture.
     var picture: Bool { batch.drawsPictures }
 
     /// The mix's final path.
@@ -37,7 +37,7 @@ struct BatchJob: Sendable {
 
     /// The picture's final path, when pictures are asked for.
     func picturePath(_ input: BatchInput) -> String? {
-        picture ? outputDirectory + "/" + input.outputStem + ".png" : nil
+        picture ? outputDirectory + "/" + input.outputStem + "." + batch.pictureFormat.fileExtension : nil
     }
 
     /// The outputs a finished input has: the mix, then labels and picture when asked for.
@@ -115,17 +115,18 @@ struct BatchJob: Sendable {
         }
 
         let schedule = labels != nil || picture ? MIDISchedule(file: midi, sampleRate: rate, leadIn: options.leadIn) : nil
-        var drawing = picture ? RenderPicture(sampleRate: rate, expectedFrames: (schedule?.lastEventFrame ?? 0)
-                                                  + Int64(options.maxTail * rate) + 4096) : nil
-        var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
+        // With a picture, its analysis meters the loudness too.
+        var analysis = picture ? RenderAnalysis(sampleRate: rate, expectedFrames: (schedule?.lastEventFrame ?? 0)
+                                                    + Int64(options.maxTail * rate) + 4096) : nil
+        var meter = picture ? nil : LoudnessMeter(sampleRate: rate, channelCount: 2)
         let mixWriter = try open(mix)
         // One array of channel pointers per file, updated in place, so no block allocates.
         var channels = [UnsafeBufferPointer<Float>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: 2)
         let mixSink: OfflineRenderer.Sink = { l, r, n in
             channels[0] = UnsafeBufferPointer(start: l, count: n)
             channels[1] = UnsafeBufferPointer(start: r, count: n)
-            meter.process(planar: channels, frameCount: n)
-            drawing?.process(left: l, right: r, count: n)
+            meter?.process(planar: channels, frameCount: n)
+            analysis?.process(left: l, right: r, count: n)
             try mixWriter.write(planar: channels, frameCount: n)
         }
         let summary: RenderSummary
@@ -148,14 +149,17 @@ struct BatchJob: Sendable {
         if let labels, let path = labelsPath(input) {
             try outputs.add(path, contents: try labels.encode(notes, sampleRate: rate))
         }
-        if let drawing, let path = picturePath(input) {
-            try outputs.add(path, contents: drawing.image(labels: notes).encoded())
+        if let analysis, let path = picturePath(input) {
+            let picture = RenderPicture(title: (input.path as NSString).lastPathComponent, bankName: batch.bankName,
+                                        analysis: analysis, notes: notes)
+            try outputs.add(path, contents: picture.data(format: batch.pictureFormat))
         }
         try outputs.commit(mix: mix)
         return BatchReportEntry(input: input.path, status: .ok, outputs: [mix] + outputs.paths.filter { $0 != mix },
                                 audioSeconds: summary.duration,
                                 peakDBFS: BatchReportEntry.finite(summary.peakDecibels),
-                                loudnessLUFS: BatchReportEntry.finite(meter.integratedLoudness),
+                                loudnessLUFS: BatchReportEntry.finite(analysis?.integratedLoudness
+                                                                          ?? meter?.integratedLoudness ?? -.infinity),
                                 maxVoices: summary.maxVoices)
     }
 }

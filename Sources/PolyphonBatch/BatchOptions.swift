@@ -15,8 +15,17 @@ public struct BatchOptions: Sendable {
     /// Also every note's onset and offset, pitch, velocity, channel and program
     /// (`NAME.labels.csv` or `NAME.labels.json`).
     public var labels: NoteLabelFormat?
-    /// Also a picture beside each mix (`NAME.png`): piano roll, waveform, short-term loudness.
+    /// Also a picture beside each mix (`NAME.png`, PolyphonPlayback's `RenderPicture`): title,
+    /// instrument legend, piano roll, waveform, short-term loudness, time axis — drawn from the
+    /// render.
     public var drawsPictures = false
+    /// The pictures' format.
+    public var pictureFormat: PictureFormat = .png
+    /// The bank's name as pictures and the report page give it (its file name, say).
+    public var bankName: String?
+    /// Also the report as a web page (``BatchReportPage``), `index.html` in the output
+    /// directory (`index-shardI.html` for a shard), rewritten as inputs finish.
+    public var writesReportPage = false
     /// Wall seconds an input may take, parsing and writing included, before it is abandoned
     /// with status ``BatchStatus/timeout``; `nil` for no limit.
     public var timeout: Double?

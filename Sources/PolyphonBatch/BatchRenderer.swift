@@ -71,8 +71,9 @@ public final class BatchRenderer: Sendable {
         let earlier = BatchReport.read(report)
         let writer = try BatchReportWriter(path: report)
         let run = BatchRun(job: BatchJob(bank: bank, batch: options, outputDirectory: directory),
-                           inputs: shard?.part(of: inputs) ?? inputs,
-                           reportPath: report, earlier: earlier, writer: writer, workerCount: options.workerCount)
+                           inputs: shard?.part(of: inputs) ?? inputs, reportPath: report,
+                           reportPagePath: options.writesReportPage ? BatchReportPage.path(in: directory, shard: shard) : nil,
+                           earlier: earlier, writer: writer, workerCount: options.workerCount)
         run.begin()
         return run
     }

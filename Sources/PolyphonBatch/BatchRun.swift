@@ -11,7 +11,10 @@ import PolyphonPlayback
 ///
 /// Each result is appended to the report as it is known and delivered on ``results``. When
 /// the last worker is done the report is rewritten merged (one line per input, sorted), then
-/// ``results`` ends and ``waitUntilFinished()`` returns.
+/// ``results`` ends and ``waitUntilFinished()`` returns. With
+/// ``BatchOptions/writesReportPage``, the report page (``reportPagePath``) is written at the
+/// start, rewritten as inputs finish — at most every ``pageInterval`` seconds, and never
+/// spending more than a twentieth of one core on it for a huge corpus — and at the end.
 ///
 /// ```swift
 /// let run = try renderer.start(inputs, outputDirectory: "audio")
@@ -29,6 +32,8 @@ public final class BatchRun: @unchecked Sendable {
     public let outputDirectory: String
     /// The report (JSON Lines) this run appends to and rewrites at the end.
     public let reportPath: String
+    /// The report page (``BatchReportPage``) this run keeps up to date, when it writes one.
+    public let reportPagePath: String?
     /// Each input's entry as it finishes, in the order they finish; the sequence ends when the
     /// run has finished and the report is rewritten. Inputs cancelled before they finished
     /// have none. Iterate it from one task; cancelling that task cancels the run.
@@ -60,13 +65,24 @@ public final class BatchRun: @unchecked Sendable {
     private var endedAt: UInt64?
     private var outcome: Result<BatchTally, BatchError>?
     private var waiters: [CheckedContinuation<Result<BatchTally, BatchError>, Never>] = []
+    /// When the page was last written (uptime nanoseconds), and how long that took.
+    private var pageWrittenAt: UInt64 = 0
+    private var pageWriteSeconds = 0.0
+    /// Held while the page is written: one writer at a time, and a worker finding it held
+    /// does not wait (the writer in progress, or the next, shows its entry).
+    private let pageLock = NSLock()
 
-    init(job: BatchJob, inputs: [BatchInput], reportPath: String, earlier: [BatchReportEntry],
-         writer: BatchReportWriter, workerCount: Int) {
+    /// Seconds between two rewrites of the report page while the run goes on: often enough to
+    /// watch, rarely enough that a corpus of 100,000 files does not spend its time writing pages.
+    public static let pageInterval = 2.0
+
+    init(job: BatchJob, inputs: [BatchInput], reportPath: String, reportPagePath: String?,
+         earlier: [BatchReportEntry], writer: BatchReportWriter, workerCount: Int) {
         self.job = job
         self.inputs = inputs
         outputDirectory = job.outputDirectory
         self.reportPath = reportPath
+        self.reportPagePath = reportPagePath
         self.earlier = earlier
         var previous: [String: BatchReportEntry] = [:]
         for e in earlier { previous[e.input] = e }
@@ -138,6 +154,7 @@ public final class BatchRun: @unchecked Sendable {
     }
 
     private func coordinate() {
+        writePage(force: true)
         onWorkerThreads(named: "estimate") { $0.estimate() }.wait()
         locked {
             order = Self.costliestFirst(order, costs: costs)
@@ -147,13 +164,14 @@ public final class BatchRun: @unchecked Sendable {
         locked { endedAt = DispatchTime.now().uptimeNanoseconds }
         writer.close()
         let finished = locked { (entries, runningTally) }
-        let result: Result<BatchTally, BatchError>
+        var result: Result<BatchTally, BatchError>
         do {
             try BatchReport.write(BatchReport.merged(earlier + finished.0), to: reportPath)
             result = .success(finished.1)
         } catch {
             result = .failure(error)
         }
+        if let error = writePage(force: true, finished: true), case .success = result { result = .failure(error) }
         let waiting = locked {
             outcome = result
             defer { waiters = [] }
@@ -221,6 +239,47 @@ public final class BatchRun: @unchecked Sendable {
                 runningTally.add(entry)
             }
             continuation.yield(entry)
+            writePage(force: false)
+        }
+    }
+
+    /// Rewrites the report page, when this run writes one: if `force`, or if the last write is
+    /// old enough (``pageInterval``, or twenty times what it took) and no other worker is
+    /// writing it. Returns the error of a forced
+    /// write; a failed write on the way is left for the next to retry.
+    @discardableResult
+    private func writePage(force: Bool, finished: Bool = false) -> BatchError? {
+        guard let reportPagePath else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = locked {
+            force || Double(now - pageWrittenAt) / 1e9 >= max(Self.pageInterval, 20 * pageWriteSeconds)
+        }
+        guard due else { return nil }
+        if force {
+            pageLock.lock()
+        } else if !pageLock.try() {
+            return nil
+        }
+        defer { pageLock.unlock() }
+        let (done, wall) = locked {
+            pageWrittenAt = now
+            return (entries, Double((endedAt ?? now) - started) / 1e9)
+        }
+        let finishedInputs = Set(done.map(\.input))
+        let pending = finished ? [] : inputs.map(\.path).filter { !finishedInputs.contains($0) }
+        let waiting = Set(pending)
+        let merged = BatchReport.merged(earlier + done).filter { !waiting.contains($0.input) }
+        let page = BatchReportPage(entries: merged, pending: pending, outputDirectory: outputDirectory,
+                                   bankName: job.batch.bankName, wallSeconds: wall, isRunning: !finished)
+        defer {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - now) / 1e9
+            locked { pageWriteSeconds = seconds }
+        }
+        do {
+            try page.write(to: reportPagePath)
+            return nil
+        } catch {
+            return error
         }
     }
 

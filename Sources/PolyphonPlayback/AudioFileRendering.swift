@@ -48,25 +48,31 @@ public struct FileRenderSummary: Sendable {
     public var peakDecibels: Double
     /// Gain applied by normalisation, dB (0 without).
     public var normalizationGain: Double
+    /// What a picture needs of the written audio, when the render was asked to analyse it.
+    public var analysis: RenderAnalysis?
 }
 
 extension OfflineRenderer {
     /// Renders a MIDI file into an audio file. Memory stays flat with song length: blocks stream
     /// to the writer. Peak normalisation renders once into a temporary float file, then streams
-    /// it scaled into the target — never rendering twice.
-    public func render(_ file: MIDIFile, to target: AudioFileTarget,
+    /// it scaled into the target — never rendering twice. With `analyzing`, the audio written
+    /// is also analysed for a ``RenderPicture`` as it goes (``FileRenderSummary/analysis``).
+    public func render(_ file: MIDIFile, to target: AudioFileTarget, analyzing: Bool = false,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
         try options.maxDuration.check(file, leadIn: options.leadIn)
         let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
-        return try render(schedule, to: target, progress: progress)
+        return try render(schedule, to: target, analyzing: analyzing, progress: progress)
     }
 
     /// Renders a prepared schedule (events already on their frames) into an audio file, as
-    /// ``render(_:to:progress:)-(MIDIFile,_,_)`` does a MIDI file.
-    public func render(_ schedule: MIDISchedule, to target: AudioFileTarget,
+    /// ``render(_:to:analyzing:progress:)-(MIDIFile,_,_,_)`` does a MIDI file.
+    public func render(_ schedule: MIDISchedule, to target: AudioFileTarget, analyzing: Bool = false,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
         let rate = options.sampleRate
         var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
+        // The analysis has a meter of its own; with one, the file's loudness is its.
+        var analysis = analyzing ? RenderAnalysis(sampleRate: rate, expectedFrames: schedule.lastEventFrame
+                                                      + Int64(options.maxTail * rate)) : nil
         if let normalization = target.normalization {
             let tempPath = NSTemporaryDirectory() + "polyphon-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).raw"
             guard let temp = fopen(tempPath, "w+b") else {
@@ -96,13 +102,17 @@ extension OfflineRenderer {
                 for i in 0..<(2 * n) { buffer[i] *= gain }
                 let chunk = UnsafeBufferPointer(start: buffer, count: 2 * n)
                 peak = LoudnessMeter.largestMagnitude(in: chunk, floor: peak)
-                meter.process(interleaved: chunk, frameCount: n)
+                if analysis != nil {
+                    analysis!.process(interleaved: buffer, count: n)
+                } else {
+                    meter.process(interleaved: chunk, frameCount: n)
+                }
                 try writer.write(interleaved: chunk, frameCount: n)
             }
             try writer.close()
-            return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
+            return FileRenderSummary(render: summary, loudness: analysis?.integratedLoudness ?? meter.integratedLoudness,
                                      peakDecibels: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
-                                     normalizationGain: gainDB)
+                                     normalizationGain: gainDB, analysis: analysis)
         }
         let writer = try makeAudioFileWriter(path: target.path, format: target.format,
                                              sampleFormat: target.sampleFormat, channelCount: 2, sampleRate: rate)
@@ -112,7 +122,11 @@ extension OfflineRenderer {
         let consume: BlockPipeline.Consumer = { l, r, n in
             channels[0] = UnsafeBufferPointer(start: l, count: n)
             channels[1] = UnsafeBufferPointer(start: r, count: n)
-            meter.process(planar: channels, frameCount: n)
+            if analysis != nil {
+                analysis!.process(left: l, right: r, count: n)
+            } else {
+                meter.process(planar: channels, frameCount: n)
+            }
             try writer.write(planar: channels, frameCount: n)
         }
         var summary: RenderSummary
@@ -133,7 +147,7 @@ extension OfflineRenderer {
             summary = try render(schedule, into: consume, progress: progress)
         }
         try writer.close()
-        return FileRenderSummary(render: summary, loudness: meter.integratedLoudness,
-                                 peakDecibels: summary.peakDecibels, normalizationGain: 0)
+        return FileRenderSummary(render: summary, loudness: analysis?.integratedLoudness ?? meter.integratedLoudness,
+                                 peakDecibels: summary.peakDecibels, normalizationGain: 0, analysis: analysis)
     }
 }

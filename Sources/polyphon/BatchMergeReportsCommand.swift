@@ -11,7 +11,9 @@ struct BatchMergeReportsCommand: ParsableCommand {
         discussion: """
             Give report files, or an output directory to merge its report-shard*.jsonl into \
             OUTDIR/report.jsonl. Reports are read in the order given; for an input in several, \
-            the last line wins. Prints the totals; exit code 1 when any input failed or timed out.
+            the last line wins. Prints the totals; exit code 1 when any input failed or timed out. \
+            --html also writes the report page (index.html) beside the merged report, its links \
+            relative to that directory.
             """)
 
     @Argument(help: "Report files, or a batch's output directory.")
@@ -19,6 +21,9 @@ struct BatchMergeReportsCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The merged report. Default: DIR/report.jsonl when one directory is given.")
     var output: String?
+
+    @Flag(help: "Also write index.html beside the merged report: the report as a web page.")
+    var html = false
 
     func validate() throws {
         var isDirectory: ObjCBool = false
@@ -47,7 +52,14 @@ struct BatchMergeReportsCommand: ParsableCommand {
         let path = output ?? defaultOutput!
         try BatchReport.write(merged, to: path)
         let tally = BatchTally(entries: merged)
-        print("polyphon batch merge-reports: \(files.count) reports, \(tally.summaryLine(wallSeconds: nil)); merged into \(path)")
+        var page = ""
+        if html {
+            let directory = (path as NSString).deletingLastPathComponent
+            let pagePath = BatchReportPage.path(in: directory.isEmpty ? "." : directory)
+            try BatchReportPage(entries: merged, outputDirectory: directory.isEmpty ? "." : directory).write(to: pagePath)
+            page = ", page \(pagePath)"
+        }
+        print("polyphon batch merge-reports: \(files.count) reports, \(tally.summaryLine(wallSeconds: nil)); merged into \(path)\(page)")
         if tally.failures > 0 { throw ExitCode(1) }
     }
 }

@@ -29,6 +29,12 @@ struct BatchRenderCommand: AsyncParsableCommand {
             or JOB_COMPLETIONS) or AWS_BATCH_JOB_ARRAY_INDEX (count --shard-count or \
             AWS_BATCH_JOB_ARRAY_SIZE). Each part writes OUTDIR/report-shardI.jsonl; join them \
             with 'polyphon batch merge-reports OUTDIR'.
+
+            --html writes OUTDIR/index.html (OUTDIR/index-shardI.html for a shard): one \
+            self-contained page, rewritten every 2 s while the batch runs and at the end, listing \
+            every input with its status, error, duration, peak, loudness, voices, render time, \
+            outlier flags, picture and an audio player; 'merge-reports --html' writes it for all \
+            shards.
             """)
 
     @Argument(help: "MIDI files and directories.")
@@ -57,8 +63,14 @@ struct BatchRenderCommand: AsyncParsableCommand {
     @Option(help: "Labels as csv or json (NAME.labels.csv / NAME.labels.json).")
     var labelFormat: NoteLabelFormat = .csv
 
-    @Flag(help: "Draw NAME.png beside the audio: piano roll (notes coloured by instrument family), waveform, short-term loudness.")
+    @Flag(help: "Draw NAME.png beside the audio: title, instrument legend, piano roll, waveform (dBFS), short-term loudness (LUFS), time axis.")
     var picture = false
+
+    @Option(help: "Pictures as png or svg (text as text).")
+    var pictureFormat: PictureFormat = .png
+
+    @Flag(help: "Also write OUTDIR/index.html: the report as a web page (summary, sortable table, pictures, audio players), rewritten as the batch goes.")
+    var html = false
 
     @Option(help: "Wall seconds a file may take before it is abandoned (status timeout).")
     var timeout: Double?
@@ -89,7 +101,7 @@ struct BatchRenderCommand: AsyncParsableCommand {
     func run() async throws {
         let part = try shardPart()
         let all = try BatchInput.collect(from: inputs, manifest: manifest)
-        let (soundBank, _) = try render.synthesis.bank.load(quiet: quiet)
+        let (soundBank, bankPath) = try render.synthesis.bank.load(quiet: quiet)
         var options = BatchOptions()
         options.render = render.renderOptions
         options.format = AudioFileFormat(rawValue: format.lowercased()) ?? .wav
@@ -97,6 +109,9 @@ struct BatchRenderCommand: AsyncParsableCommand {
         options.stems = stems
         options.labels = labels ? labelFormat : nil
         options.drawsPictures = picture
+        options.pictureFormat = pictureFormat
+        options.bankName = bankPath == "built-in" ? "built-in GM bank" : (bankPath as NSString).lastPathComponent
+        options.writesReportPage = html
         options.timeout = timeout
         if let jobs { options.workerCount = jobs }
         if !quiet, let part {
@@ -111,7 +126,8 @@ struct BatchRenderCommand: AsyncParsableCommand {
         }
         let tally = try await run.waitUntilFinished()
         await progress?.value
-        print("polyphon batch: \(tally.summaryLine(wallSeconds: run.elapsedSeconds)); report \(run.reportPath)")
+        print("polyphon batch: \(tally.summaryLine(wallSeconds: run.elapsedSeconds)); report \(run.reportPath)"
+              + (run.reportPagePath.map { ", page \($0)" } ?? ""))
         if tally.failures > 0 { throw ExitCode(1) }
     }
 

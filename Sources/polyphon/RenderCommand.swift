@@ -7,6 +7,7 @@ import PolyphonSoundFont
 import PolyphonSynth
 
 extension StemMode: ExpressibleByArgument {}
+extension PictureFormat: ExpressibleByArgument {}
 
 /// `polyphon render IN.mid …`: bounce MIDI to an audio file far faster than real time.
 struct RenderCommand: ParsableCommand {
@@ -52,8 +53,11 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Play events where FluidSynth's file player does (a comparison aid; not sample-accurate).")
     var alignToFluidsynth = false
 
-    @Flag(help: "Also draw OUT.png: piano roll (notes coloured by instrument family), waveform, short-term loudness.")
+    @Flag(help: "Also draw OUT.png: title, instrument legend, piano roll, waveform (dBFS), short-term loudness (LUFS), time axis.")
     var picture = false
+
+    @Option(help: "The picture as png or svg (text as text).")
+    var pictureFormat: PictureFormat = .png
 
     @Flag(name: .shortAndLong, help: "No progress bar.")
     var quiet = false
@@ -82,7 +86,8 @@ struct RenderCommand: ParsableCommand {
     var rate: Double { render.rate }
 
     func run() throws {
-        let (soundBank, _) = try render.synthesis.bank.load(quiet: false)
+        let (soundBank, bankPath) = try render.synthesis.bank.load(quiet: false)
+        let bankName = bankPath == "built-in" ? "built-in GM bank" : (bankPath as NSString).lastPathComponent
         var options = render.renderOptions
         options.leadIn = leadIn
         options.trimLeadingSilence = trim
@@ -99,13 +104,15 @@ struct RenderCommand: ParsableCommand {
             try render.duration.check(midi, path: input, leadIn: leadIn)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
-                try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
-                if picture { try drawPicture(midi, audioPath: path, options: options) }
+                let analysis = try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
+                if let analysis {
+                    try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path, options: options)
+                }
                 continue
             }
             let target = AudioFileTarget(path: path, format: fileFormat, sampleFormat: sampleFormat ?? .int16,
                                          normalization: normalize.flatMap(PeakNormalization.init(argument:)))
-            let summary = try renderer.render(midi, to: target, progress: showProgress ? { p in
+            let summary = try renderer.render(midi, to: target, analyzing: picture, progress: showProgress ? { p in
                 let width = 30
                 let filled = Int(p.fraction * Double(width))
                 let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
@@ -116,39 +123,33 @@ struct RenderCommand: ParsableCommand {
             print(String(format: "%@: %.2f s, peak %.1f dBFS, %.1f LUFS, max %d voices, %.0f× real time%@",
                          path, r.duration, summary.peakDecibels, summary.loudness, r.maxVoices, r.speed,
                          summary.normalizationGain != 0 ? String(format: ", normalised %+.1f dB", summary.normalizationGain) : ""))
-            if picture { try drawPicture(midi, audioPath: path, options: options) }
+            if let analysis = summary.analysis {
+                try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path, options: options)
+            }
         }
     }
 
-    /// Draws the picture of a rendered file from the file itself, beside it as NAME.png.
-    func drawPicture(_ midi: MIDIFile, audioPath: String, options: RenderOptions) throws {
-        let audio = try AudioFile(contentsOf: audioPath)
-        var drawing = RenderPicture(sampleRate: audio.sampleRate, expectedFrames: Int64(audio.frameCount))
-        let left = audio.channels[0], right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
-        left.withUnsafeBufferPointer { l in
-            right.withUnsafeBufferPointer { r in
-                var done = 0
-                while done < audio.frameCount {
-                    let n = min(4096, audio.frameCount - done)
-                    drawing.process(left: l.baseAddress! + done, right: r.baseAddress! + done, count: n)
-                    done += n
-                }
-            }
-        }
-        let labels = MIDISchedule(file: midi, sampleRate: audio.sampleRate, leadIn: options.leadIn)
+    /// Draws the picture of a render from its analysis and the song's notes, beside the audio
+    /// as NAME.png (or .svg).
+    func drawPicture(_ midi: MIDIFile, input: String, bankName: String, analysis: RenderAnalysis,
+                     audioPath: String, options: RenderOptions) throws {
+        let notes = MIDISchedule(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn)
             .noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength, liftPedalsAtEnd: options.liftPedalsAtEnd)
-        let path = (audioPath as NSString).deletingPathExtension + ".png"
+        let picture = RenderPicture(title: (input as NSString).lastPathComponent, bankName: bankName,
+                                    analysis: analysis, notes: notes)
+        let path = (audioPath as NSString).deletingPathExtension + "." + pictureFormat.fileExtension
         do {
-            try drawing.image(labels: labels).encoded().write(to: URL(fileURLWithPath: path))
+            try picture.data(format: pictureFormat).write(to: URL(fileURLWithPath: path))
         } catch {
             throw CLIError("\(path): cannot write the picture: \(error.localizedDescription)")
         }
         print("  \(path)")
     }
 
-    /// Writes the mix to `path` and each stem beside it as NAME-LABEL.EXT.
+    /// Writes the mix to `path` and each stem beside it as NAME-LABEL.EXT; with `--picture`,
+    /// returns the mix's analysis.
     func renderStems(_ renderer: OfflineRenderer, _ midi: MIDIFile, mode: StemMode, path: String,
-                     format: AudioFileFormat) throws {
+                     format: AudioFileFormat) throws -> RenderAnalysis? {
         let base = (path as NSString).deletingPathExtension
         let ext = (path as NSString).pathExtension.isEmpty ? format.fileExtension : (path as NSString).pathExtension
         var writers: [any AudioFileWriter] = []
@@ -168,16 +169,22 @@ struct RenderCommand: ParsableCommand {
             }
         }
         let mixWriter = try open(path)
+        let mixSink = sink(mixWriter)
+        var analysis = picture ? RenderAnalysis(sampleRate: rate) : nil
         var names: [String] = []
         let summary = try renderer.renderStems(midi, mode: mode, stemSink: { stem in
             let p = "\(base)-\(stem.label).\(ext)"
             names.append(p)
             return sink(try open(p))
-        }, mix: sink(mixWriter))
+        }, mix: { l, r, n in
+            analysis?.process(left: l, right: r, count: n)
+            try mixSink(l, r, n)
+        })
         for w in writers { try w.close() }
         print(String(format: "%@: %.2f s, peak %.1f dBFS, max %d voices, %.0f× real time, %d stems",
                      path, summary.duration, summary.peakDecibels, summary.maxVoices, summary.speed, names.count))
         for n in names { print("  \(n)") }
+        return analysis
     }
 
     /// Output path and format: -o wins; else the input's name with the format's extension.

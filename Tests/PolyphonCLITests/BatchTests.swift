@@ -283,40 +283,43 @@ struct BatchTests {
         #expect(order == ["b.wav", "c.wav", "a.wav", "d.wav"])
     }
 
-    @Test func aPictureIsAValidPNGOfTheStatedSize() throws {
+    @Test func picturesArePNGOrSVGAndTheReportPageLinksThem() throws {
         let dir = try TemporaryDirectory(prefix: "batch-picture")
         let corpus = dir.file("corpus"), out = dir.file("out")
         try BatchCorpus.write(BatchCorpus.tune(seconds: 3), to: corpus + "/song.mid")
-        let r = try Self.batch([corpus, "-o", out, "--picture"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let png = try #require(FileManager.default.contents(atPath: out + "/song.png"))
-        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        try BatchCorpus.write(bytes: Array("not MIDI".utf8), to: corpus + "/broken.mid")
+        let r = try Self.batch([corpus, "-o", out, "--picture", "--html"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("page \(out)/index.html"))
         // Every chunk's CRC and the pixel data, checked by Python's zlib.
-        let script = """
-            import struct, sys, zlib
-            d = open(sys.argv[1], 'rb').read(); p = 8; idat = b''; size = None
-            while p < len(d):
-                n, = struct.unpack('>I', d[p:p+4]); t = d[p+4:p+8]; body = d[p+8:p+8+n]
-                assert zlib.crc32(t + body) == struct.unpack('>I', d[p+8+n:p+12+n])[0], t
-                if t == b'IHDR': size = struct.unpack('>IIBB', body[:10])
-                if t == b'IDAT': idat += body
-                p += 12 + n
-            w, h, depth, kind = size
-            raw = zlib.decompress(idat)
-            assert len(raw) == h * (w + 1)
-            colours = set(raw[r * (w + 1) + 1:(r + 1) * (w + 1)][x] for r in range(h) for x in range(0, w, 3))
-            assert {2, 3, 4, 5}.issubset(colours), colours   # waveform, loudness, drums, piano
-            print(w, h, depth, kind)
-            """
-        // `render --picture` draws the same picture beside its output.
+        let png = try PNGCheck.decode(out + "/song.png")
+        #expect(png.width == 1600 && png.height > 900 && png.colourType == 3 && png.distinctValues >= 10)
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains("\"picture\":\"song.png\"") && page.contains("\"audio\":\"song.wav\""))
+        #expect(page.contains("\"status\":\"failed\"") && page.contains("broken.mid"))
+        #expect(!page.contains("<meta http-equiv=\"refresh\""), "a finished batch's page does not reload")
+
+        // `render --picture` draws the same picture beside its output; SVG on request.
         let rendered = dir.file("rendered.wav")
-        let render = try CLI.run(["render", corpus + "/song.mid", "-o", rendered, "--picture", "-s", try CLI.bankFile(), "-q"])
-        #expect(render.status == 0, "\(render.stderr)")
-        for path in [out + "/song.png", dir.file("rendered.png")] {
-            let check = try runProcess(RealFiles.python, ["-c", script, path])
-            #expect(check.status == 0, "\(path): \(check.stderr)")
-            #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1200 480 8 3")
+        for format in ["png", "svg"] {
+            let render = try CLI.run(["render", corpus + "/song.mid", "-o", rendered, "--picture", "--picture-format", format,
+                                      "-s", try CLI.bankFile(), "-q"])
+            #expect(render.status == 0, "\(render.stderr)")
         }
+        #expect(try PNGCheck.decode(dir.file("rendered.png")).width == 1600)
+        let svg = try String(contentsOfFile: dir.file("rendered.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml") && svg.contains(">song.mid</text>") && svg.contains(">Acoustic Grand Piano</text>"))
+
+        // merge-reports --html: the page for every shard's inputs.
+        let shards = dir.file("shards")
+        for part in 0..<2 {
+            let s = try Self.batch([corpus, "-o", shards, "--picture", "--shard", "\(part)/2"])
+            #expect(s.status == (part == 0 ? 1 : 0), "\(s.stderr)")
+        }
+        let merge = try CLI.run(["batch", "merge-reports", shards, "--html"])
+        #expect(merge.status == 1 && merge.stdout.contains("page \(shards)/index.html"), "\(merge.stdout) \(merge.stderr)")
+        let merged = try String(contentsOfFile: shards + "/index.html", encoding: .utf8)
+        #expect(merged.contains("\"picture\":\"song.png\"") && merged.contains("broken.mid"))
     }
 
     @Test func usageErrorsExit64() throws {
