@@ -43,8 +43,9 @@ let package = Package(
         // Elementary functions in IEEE arithmetic only: the same bits on every platform (the
         // built-in bank's samples) and a libm where there is none (the engine on WebAssembly).
         .target(name: "PolyphonMath"),
-        // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects.
-        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonMIDICore", "PolyphonMath"]),
+        // The engine: Synthesizer, Channel, VoicePool, Voice, oscillator, filter, effects; SFZ
+        // instruments mapped onto its voice.
+        .target(name: "PolyphonSynth", dependencies: ["PolyphonSoundFontCore", "PolyphonSFZCore", "PolyphonMIDICore", "PolyphonMath"]),
         // Native layers on top: files (and re-exports of the cores).
         .target(name: "PolyphonMIDI", dependencies: ["PolyphonMIDICore"]),
         // Memory-mapped banks, SF3 decoding (libvorbisfile at run time), DLS, plist sample banks,
@@ -116,7 +117,7 @@ let package = Package(
                                    "PolyphonMIDI", "PolyphonAudio",
                                    "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSFZTests",
-                    dependencies: ["PolyphonSFZ", "PolyphonSFZCore", "PolyphonAudio", "PolyphonSoundFont", "PolyphonTestSupport"]),
+                    dependencies: ["PolyphonSFZ", "PolyphonSFZCore", "PolyphonSynth", "PolyphonAudio", "PolyphonSoundFont", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonAudioTests", dependencies: ["PolyphonAudio", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonLiveTests", dependencies: ["PolyphonLive", "PolyphonLockFree", "PolyphonMIDI", "PolyphonSoundFont",
                                                              "PolyphonSynth", "PolyphonTestSupport"]),

@@ -36,7 +36,7 @@ public struct WebAssemblyKit: Sendable {
     public var examplePagePath: String { packageRoot + "/WebAssembly/example.html" }
 
     /// Folders whose sources go into the module.
-    static let sourceFolders = ["Sources/PolyphonMIDICore", "Sources/PolyphonSoundFontCore", "Sources/PolyphonMath",
+    static let sourceFolders = ["Sources/PolyphonMIDICore", "Sources/PolyphonSoundFontCore", "Sources/PolyphonSFZCore", "Sources/PolyphonMath",
                                  "Sources/PolyphonSynth", "WebAssembly"]
 
     /// Builds the module when it is missing or older than a source it is built from, telling

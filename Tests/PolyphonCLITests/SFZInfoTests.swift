@@ -2,8 +2,8 @@ import Foundation
 import PolyphonAudio
 import Testing
 
-/// `polyphon info X.sfz`: the instrument described by the built executable, and SFZ refused
-/// with one line where a SoundFont is needed.
+/// `polyphon info X.sfz`: the instrument described by the built executable; `render` playing
+/// an SFZ instrument given as `--soundfont`.
 @Suite("polyphon info with SFZ instruments", .serialized)
 struct SFZInfoTests {
     /// An instrument with two regions on a sine sample (one missing, one unknown opcode).
@@ -53,10 +53,31 @@ struct SFZInfoTests {
         #expect(r.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func renderSaysSFZIsNotPlayedYet() throws {
-        let r = try CLI.run(["render", try CLI.songFile(), "-s", try Self.instrument(), "-o", CLI.workDirectory + "/sfz.wav"])
-        #expect(r.status == 1)
-        #expect(r.stderr.contains("is an SFZ instrument"))
-        #expect(r.stderr.split(separator: "\n").count == 1)
+    @Test func renderPlaysTheInstrumentAndListsItsWarnings() throws {
+        // 44 whole cycles of 441 Hz, looped.
+        let directory = CLI.workDirectory + "/sfz-render"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let writer = try makeAudioFileWriter(path: directory + "/Cycles.wav", channelCount: 1, sampleRate: 44_100)
+        try writer.write(planar: [(0..<4400).map { Float(0.5 * sin(2 * Double.pi * 441 * Double($0) / 44_100)) }])
+        try writer.close()
+        let path = directory + "/everywhere.sfz"
+        try Data("""
+            <region> sample=cycles.wav loop_mode=loop_continuous
+            <region> key=70 trigger=release sample=cycles.wav
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let out = CLI.workDirectory + "/sfz.wav"
+        let r = try CLI.run(["render", try CLI.songFile(), "-s", path, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("not played yet: trigger=release"))
+        #expect(r.stderr.contains("SFZ instrument, 1 playable region, on every channel but 10"))
+        // The song's A4 (key 69) on the 441 Hz sine recorded for key 60: 441 · 2^(9/12) Hz.
+        let audio = try AudioFile(contentsOf: out)
+        let window = Array(audio.channels[0][2205..<10_000])
+        var crossings: [Double] = []
+        for i in 1..<window.count where window[i - 1] < 0 && window[i] >= 0 {
+            crossings.append(Double(i - 1) + Double(-window[i - 1] / (window[i] - window[i - 1])))
+        }
+        let hertz = Double(crossings.count - 1) / (crossings.last! - crossings.first!) * audio.sampleRate
+        #expect(abs(1200 * log2(hertz / (441 * pow(2, 0.75)))) < 1, "\(hertz) Hz")
     }
 }

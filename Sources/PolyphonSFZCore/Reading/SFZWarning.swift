@@ -24,6 +24,9 @@ public struct SFZWarning: Hashable, Sendable, CustomStringConvertible {
         case unplayableRegion
         /// The instrument is larger than the reader's limits allow; the rest was not read.
         case limitReached
+        /// Opcodes the reader understands but the synthesizer does not play yet: the regions
+        /// play without them, or (a trigger or condition it cannot follow) are left out.
+        case notPlayed
     }
 
     /// What kind of problem it is.

@@ -1,0 +1,96 @@
+import PolyphonSFZCore
+
+/// What of an instrument the synthesizer does not play yet, counted per kind so a large
+/// instrument gets one warning per kind (with its first place and how many regions it
+/// concerns), not one per region.
+struct SFZNotPlayedTally {
+    private var counts: [String: (first: SFZLocation, regions: Int)] = [:]
+    private var order: [String] = []
+    private(set) var playedRegions = 0
+
+    mutating func note(_ what: String, _ region: SFZRegion) {
+        if let entry = counts[what] {
+            counts[what] = (entry.first, entry.regions + 1)
+        } else {
+            counts[what] = (region.location, 1)
+            order.append(what)
+        }
+    }
+
+    /// Notes what keeps `region` out of the bank, and the opcodes it has that the voice ignores.
+    mutating func record(_ region: SFZRegion) {
+        if region.trigger.kind != .attack {
+            note("trigger=\(region.trigger.kind.rawValue) (the region is left out)", region)
+        }
+        if !region.selection.triggersOnKeys || !region.trigger.controllers.isEmpty {
+            note("regions started by controllers, start_loccN (left out)", region)
+        }
+        if SFZInitialState.dependsOnState(region.selection) {
+            note("round robin, lorand/hirand, keyswitches and controller, bend, aftertouch or program conditions"
+                 + " (regions play as at the start: first in sequence, random 0, default keyswitch, set_ccN values)",
+                 region)
+        }
+        if !region.filters.isEmpty || !region.equalizers.isEmpty { note("filters and equalisers", region) }
+        if region.amplitudeLFO != nil || region.pitchLFO != nil || region.filterLFO != nil || !region.lfos.isEmpty {
+            note("LFOs", region)
+        }
+        if region.pitchEnvelope != nil || region.filterEnvelope != nil || !region.flexEnvelopes.isEmpty {
+            note("pitch, filter and flex envelopes", region)
+        }
+        if region.crossfade != SFZCrossfade() { note("crossfades (xfin_*, xfout_*)", region) }
+        let amplitude = region.amplitude
+        if amplitude.velocityTracking != SFZModulatedValue(100) || !amplitude.velocityCurve.isEmpty
+            || amplitude.keytrack != 0 || amplitude.random != 0 {
+            note("amp_veltrack, amp_velcurve_N, amp_keytrack, amp_random (velocity follows (v/127)²)", region)
+        }
+        if !amplitude.volume.controllers.isEmpty || !amplitude.amplitude.controllers.isEmpty
+            || !amplitude.pan.controllers.isEmpty || !region.pitch.tune.controllers.isEmpty {
+            note("controller modulation (*_onccN)", region)
+        }
+        if SFZZoneMapping.gainDecibels(amplitude) > 0 { note("gain above 0 dB (played at 0 dB)", region) }
+        if amplitude.width != SFZModulatedValue(100) || amplitude.position != SFZModulatedValue(0) {
+            note("width and position", region)
+        }
+        if !amplitude.effectSends.isEmpty { note("effect sends", region) }
+        let envelope = region.amplitudeEnvelope
+        if envelope.start != 0 || !envelope.velocityModifiers.isEmpty || !envelope.controllerModifiers.isEmpty
+            || envelope.isDynamic {
+            note("ampeg_start, ampeg_vel2*, ampeg_*_onccN, ampeg_dynamic", region)
+        }
+        let pitch = region.pitch
+        if pitch.keytrack < 0 || pitch.keytrack > 1200 { note("pitch_keytrack outside 0…1200 (clamped)", region) }
+        if pitch.velocityTracking != SFZModulatedValue(0) || pitch.random != 0 || pitch.bendUp != 200
+            || pitch.bendDown != -200 {
+            note("pitch_veltrack, pitch_random, bend_up, bend_down", region)
+        }
+        let playback = region.playback
+        if playback.delay != SFZModulatedValue(0) || playback.delayRandom != 0 { note("delay", region) }
+        if playback.offsetRandom != 0 || !playback.offsetControllers.isEmpty || !playback.endControllers.isEmpty
+            || !playback.loopStartControllers.isEmpty || !playback.loopEndControllers.isEmpty {
+            note("offset_random and controller-moved offset, end and loop", region)
+        }
+        if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
+        if playback.loopMode == .oneShot {
+            note("one_shot (approximated: after note-off the sample plays on, falling 0.95 dB/s)", region)
+        }
+        let polyphony = region.polyphony
+        if polyphony.group != 0 || polyphony.offBy != nil || polyphony.limit != nil || polyphony.noteLimit != nil {
+            note("group, off_by, polyphony, note_polyphony", region)
+        }
+    }
+
+    /// Counts a region the bank plays; a stereo file with `pan` notes that its pan is ignored.
+    mutating func recordPlayed(_ region: SFZRegion, channels: Int) {
+        playedRegions += 1
+        if channels == 2 && region.amplitude.pan.value != 0 { note("pan of stereo samples", region) }
+    }
+
+    /// One warning per kind, in the order first met.
+    var warnings: [SFZWarning] {
+        order.map { what in
+            let entry = counts[what]!
+            let regions = entry.regions == 1 ? "1 region" : "\(entry.regions) regions"
+            return SFZWarning(.notPlayed, at: entry.first, "not played yet: \(what); \(regions)")
+        }
+    }
+}
