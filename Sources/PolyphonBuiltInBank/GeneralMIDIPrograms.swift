@@ -10,21 +10,20 @@ enum GeneralMIDIPrograms {
     static let all: [ProgramPatch] = piano + chromatic + organ + guitar + bass + strings + ensemble + brass
         + reed + pipe + synthLead + synthPad + synthEffects + ethnic + percussive + soundEffects
 
-    /// Level trims in dB per program, measured against a real General MIDI bank (FluidR3_GM:
-    /// the RMS of notes C2–C6 at velocity 100, the middle three counted double) and rounded, so
-    /// that the programs of a song balance as they do in the banks songs are written for. The
-    /// programs the planetblupi songs use are then set by their channels' levels in those songs
-    /// against FluidR3_GM's (share-weighted mean over the songs, at most ±8 dB), since songs play
-    /// keys, velocities and note lengths a single test note does not.
+    /// Level trims in dB per program, set so that each program plays General MIDI songs at a
+    /// real GM bank's level (FluidR3_GM, the bank most songs are heard with): each program's
+    /// phrase of the level set in `GeneralMIDILevelTests` — four keys across the register songs
+    /// give its instrument, at velocities 50, 85 and 115, and a long note — has the energy of
+    /// FluidR3_GM's, both rendered by Polyphon with effects off. That test prints what is left.
     static let loudnessTrim: [Double] = [
-        0.5, -1.5, 10.5, 3, 13, 5.5, 5.5, 4.5, 11.5, 6, 7, 3, 13.5, 1.5, 5, -1.5,
-        4.5, 3, 5.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 2.5, -1.5, 9, 10.5, 13.5,
-        4.5, 5, 4.5, 9.5, 6, 2.5, 17.5, 20, 5.5, 3.5, 4, 3.5, 0.5, 30.5, -0.5, -4.5,
-        9.5, 7, 8.5, 8, 5, 10, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 11, 9.5, 7.5,
-        5.5, 8, 11, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
-        6.5, 1.5, 2.5, 6.5, 6, 14, -4.5, 8.5, 0.5, 4.5, 8.5, 8.5, 18.5, 15, 7, 14.5,
-        17.5, 8, 7, 9, 5.5, 6, 10, 10.5, 0, -1.5, -3.5, 0, 0, 5, 5.5, 4,
-        4.5, 1, 7, 6.5, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
+        2.3, 2.2, 7.6, 4, 8.9, 3.4, 2.7, 3.6, 6.6, 4, 5.7, 0.7, 9.1, -1, 3.8, -5,
+        4, 5.4, 5.5, 5.5, 4.2, 3.1, 2.4, 3.8, 5.2, 4.1, 4.3, 5.6, -0.1, 7.3, 9.2, 11.4,
+        5.2, 5, 5.4, 9.1, 6.7, 3, 7.6, 13.8, 5.6, 5.5, 4.1, 5.1, 1.2, 12.1, -1.1, 0.8,
+        2.5, 8.2, 7, 6, 4.1, 4.7, 5.8, 10.9, 4, 8.9, 9.9, 6.7, 6.8, 5.6, 8.6, 6.8,
+        5.3, 6.6, 6, 3.8, 5.7, 3.3, 7.1, 7.2, 6.9, 7.8, 8.4, 6.6, 8.1, 8.5, 10, 7,
+        6.6, 2.6, 2.3, 5.4, 5.6, 8.1, -2.4, 4.6, 0.9, 4.4, 6.9, 9.8, 13.4, 10.1, 7.6, 12.1,
+        7.7, 9.2, 5.8, 4.7, 4.3, 8.4, 4.9, 8.9, 0.3, -1.8, -6, -1.4, 1.4, 4.1, 5.5, 3.8,
+        2.8, -1.1, 7.3, 5.9, 10.2, 9.1, 12.4, 4.8, -2.9, 1.6, 5.9, 2.4, 3.6, -3.8, 5, -17.2,
     ]
 
     static let piano: [P] = [
