@@ -53,7 +53,7 @@ enum GeneralMIDIDrumKit {
         Drum(key: 55, name: "Splash Cymbal", sound: .crash, tune: 5, decay: 4, pan: -0.5, gain: -5.7),
         Drum(key: 56, name: "Cowbell", sound: .cowbell, tune: -7, decay: 1.2, pan: 0.3, gain: -8.8),
         Drum(key: 57, name: "Crash Cymbal 2", sound: .crash, tune: 1.5, pan: 0.45, gain: 1.1),
-        Drum(key: 58, name: "Vibraslap", sound: .vibraslap, pan: 0.3, gain: -29.7),
+        Drum(key: 58, name: "Vibraslap", sound: .vibraslap, pan: 0.3, gain: -0.1),
         Drum(key: 59, name: "Ride Cymbal 2", sound: .ride, tune: -1.5, pan: 0.5, gain: -10.4),
         Drum(key: 60, name: "Hi Bongo", sound: .handDrum, tune: 14, pan: 0.3, gain: -4.1),
         Drum(key: 61, name: "Low Bongo", sound: .handDrum, tune: 7, pan: 0.3, gain: -3.8),
