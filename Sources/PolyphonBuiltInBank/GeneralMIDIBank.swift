@@ -244,10 +244,12 @@ enum GeneralMIDIBank {
     /// Hz → absolute cents (8.176 Hz = 0).
     static func absoluteCents(_ hz: Double) -> Double { 1200 * PortableMath.log2(hz / 8.175_798_915_643_707) }
 
-    /// A zone cannot amplify (initialAttenuation is at least 0): a sound that must play louder
-    /// than its sample at full scale — FluidR3_GM's gunshot, tuba, bowed pad — stacks identical
-    /// copies of its zone, which sound in phase, 6 dB per doubling (at most four). Returns the
-    /// copies and the attenuation in dB each then needs.
+    /// A zone cannot amplify: SoundFont 2.04 clamps a voice's total attenuation to 0–1440 cB,
+    /// and FluidSynth does too, so a negative initialAttenuation (or a modulator's) gains nothing
+    /// and the exported .sf2 must play the same there. A sound that must play louder than its
+    /// sample at full scale — FluidR3_GM's gunshot, tuba, bowed pad — stacks identical copies of
+    /// its zone, which sound in phase, 6 dB per doubling, at most four (+12 dB, four voices a
+    /// note). Returns the copies and the attenuation in dB each then needs.
     static func stacked(_ db: Double) -> (copies: Int, attenuationDB: Double) {
         guard db < 0 else { return (1, db) }
         let copies = db < -6.02 ? 4 : 2
