@@ -45,7 +45,7 @@ let package = Package(
             dependencies: ["PolyphonJam", "PolyphonTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")]
                 + polyphon("PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonAudio", "PolyphonPlayback",
                            "PolyphonWebKit"),
-            exclude: ["jam-in-chromium.py"]),
+            exclude: ["jam-in-chromium.py", "jam-file-in-chromium.py", "jam_page.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

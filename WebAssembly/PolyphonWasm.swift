@@ -121,3 +121,123 @@ public func polyphonReset(_ handle: Int32) {
 public func polyphonDestroy(_ handle: Int32) {
     if synthesizer(handle) != nil { synthesizers[Int(handle)] = nil }
 }
+
+// MARK: MIDI files
+
+/// Record kinds of ``polyphonMIDIRead(_:_:_:_:)``'s answer.
+private enum MIDIRecordKind: UInt8 {
+    /// Bytes for the synthesizer: a channel message, or a SysEx starting with F0.
+    case message = 0
+    /// A tempo: microseconds per quarter note, 4 bytes little-endian.
+    case tempo = 1
+    /// A time signature: the meta event's 4 bytes (numerator, denominator exponent, clocks, 32nds).
+    case timeSignature = 2
+    /// A text meta event: its type byte (1 text, 3 track name, 4 instrument, 5 lyric, 6 marker…),
+    /// then the text's bytes as written.
+    case text = 3
+    /// A port meta event: the port number.
+    case port = 4
+}
+
+/// Little-endian bytes, appended to.
+private struct ByteWriter {
+    var bytes: [UInt8] = []
+    mutating func int32(_ value: Int32) {
+        let bits = UInt32(bitPattern: value)
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
+    }
+    mutating func float64(_ value: Double) {
+        let bits = value.bitPattern
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+    }
+    /// A record: seconds, tick, track, kind, then the payload's length and bytes, padded to 4.
+    mutating func record(_ event: TimedMIDIEvent, _ kind: MIDIRecordKind, _ payload: [UInt8]) {
+        float64(event.seconds)
+        int32(Int32(clamping: event.tick))
+        int32(Int32(clamping: event.trackIndex))
+        int32(Int32(kind.rawValue))
+        int32(Int32(payload.count))
+        bytes.append(contentsOf: payload)
+        while bytes.count % 4 != 0 { bytes.append(0) }
+    }
+}
+
+/// A message's bytes as a synthesizer takes them; nil for meta events and SysEx continuations.
+private func synthesizerBytes(_ message: MIDIMessage) -> [UInt8]? {
+    switch message {
+    case .noteOff(let c, let k, let v): return [0x80 | c & 0x0F, k & 0x7F, v & 0x7F]
+    case .noteOn(let c, let k, let v): return [0x90 | c & 0x0F, k & 0x7F, v & 0x7F]
+    case .polyphonicKeyPressure(let c, let k, let p): return [0xA0 | c & 0x0F, k & 0x7F, p & 0x7F]
+    case .controlChange(let c, let n, let v): return [0xB0 | c & 0x0F, n & 0x7F, v & 0x7F]
+    case .programChange(let c, let p): return [0xC0 | c & 0x0F, p & 0x7F]
+    case .channelPressure(let c, let p): return [0xD0 | c & 0x0F, p & 0x7F]
+    case .pitchBend(let c, let v): return [0xE0 | c & 0x0F, UInt8(v & 0x7F), UInt8((v >> 7) & 0x7F)]
+    case .systemExclusive(let body): return [0xF0] + body
+    case .sysExContinuation, .meta: return nil
+    }
+}
+
+/// Reads the Standard MIDI File (or RIFF RMID) whose `count` bytes lie at `bytes`, as
+/// `polyphon render` reads it, into a buffer from ``polyphonAlloc(_:)`` the caller frees. Little
+/// endian, 32-bit words: status (0: read, 1: not read), the buffer's byte count, then
+///
+/// - when not read: the error's length and its text (UTF-8: file name, track, byte offset and
+///   the problem), named `name` (`nameCount` UTF-8 bytes);
+/// - when read: the format, ticks per quarter note (0 for SMPTE), the track count, the record
+///   count, the song's duration in seconds (a 64-bit float: its last event, end of track
+///   included), then the records in the order a player sends them — each the time in seconds
+///   (64-bit float), tick, track, kind (``MIDIRecordKind``), payload length, payload (padded to 4).
+///
+/// Returns nil when no memory is left.
+@_cdecl("polyphon_midi_read")
+public func polyphonMIDIRead(_ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ name: UnsafePointer<UInt8>?,
+                             _ nameCount: Int32) -> UnsafeMutableRawPointer? {
+    let input = bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+    let fileName = name.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(max(0, nameCount))), as: UTF8.self) }
+        ?? "MIDI data"
+    var out = ByteWriter()
+    do throws(MIDIFileError) {
+        let file = try MIDIFile(bytes: input, name: fileName)
+        let timed = file.timedEvents()
+        out.int32(0)
+        out.int32(0)  // the byte count, set below
+        out.int32(Int32(file.format.rawValue))
+        out.int32(Int32(file.ticksPerQuarterNote ?? 0))
+        out.int32(Int32(clamping: file.tracks.count))
+        out.int32(0)  // the record count, set below
+        out.float64(file.duration)
+        var records: Int32 = 0
+        for event in timed {
+            switch event.message {
+            case .meta(.tempo(let microseconds)):
+                out.record(event, .tempo, [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: microseconds >> UInt32($0)) })
+            case .meta(.timeSignature(let signature)):
+                out.record(event, .timeSignature, MetaEvent.timeSignature(signature).data)
+            case .meta(.text(let kind, let text)):
+                out.record(event, .text, [kind.rawValue] + text.bytes)
+            case .meta(.port(let port)):
+                out.record(event, .port, [port])
+            default:
+                guard let message = synthesizerBytes(event.message) else { continue }
+                out.record(event, .message, message)
+            }
+            records += 1
+        }
+        setWord(&out.bytes, 20, records)
+    } catch {
+        let text = Array(error.description.utf8)
+        out.int32(1)
+        out.int32(0)
+        out.int32(Int32(text.count))
+        out.bytes.append(contentsOf: text)
+    }
+    setWord(&out.bytes, 4, Int32(clamping: out.bytes.count))
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: out.bytes.count, alignment: 16)
+    out.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    return buffer
+}
+
+private func setWord(_ bytes: inout [UInt8], _ offset: Int, _ value: Int32) {
+    let bits = UInt32(bitPattern: value)
+    for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: bits >> UInt32(8 * i)) }
+}

@@ -20,13 +20,29 @@
 //   { type: "log", on: true } / { type: "log", on: false } — keep every message sent with
 //       `record: true`, with the frame it played on; turning it off answers
 //       { type: "log", events: [[frame, ...bytes], …] }.
-//   { type: "capture", frames, from?, id? } — the next `frames` frames the engine plays (from
-//       frame `from`, if given and not past), answered { type: "captured", id, from, left, right }.
+//   { type: "capture", frames, from?, id? } — `frames` frames of what the engine plays from frame
+//       `from` (default: now; up to four seconds back), answered { type: "captured", id, from, left, right }.
+//   { type: "file", events: [[frame, ...bytes], …], endFrame } — a MIDI file's events (frames at
+//       this context's rate, in the order to send) and its end, to play on the audio clock
+//       (MIDIFilePlayer).
+//   { type: "filePlay", at? } — plays it from its position (from audio frame `at`, if given and
+//       not past, so that it starts together with messages scheduled for then); after loading, a seek or a stop it starts
+//       on a fresh synthesizer with the song's state chased, so it sounds exactly as a render
+//       from there. Answered { type: "filePlaying", frame, position }: the audio frame the song's
+//       frame `position` plays on.
+//   { type: "filePause" }, { type: "fileStop" }, { type: "fileSeek", frame } (a song frame),
+//   { type: "fileMute" | "fileSolo", channel, on }, { type: "fileProgram", channel, program },
+//   { type: "fileVolume", channel, volume } (a CC7 value, null: the song's), { type: "fileRate", rate }, { type: "fileTranspose", semitones }, { type: "fileLoop", start, end }
+//       (song frames; start null: no loop).
+//       Each is answered { type: "fileState", playing, position }; the end of the song
+//       { type: "fileEnded", frame }.
 // It answers { type: "ready", sampleRate, frame, loadMs } once a bank is playing (loadMs: the time
 // the audio thread spent reading and merging the banks) (or { type: "error",
 // message }), and about ten times a second { type: "status", voices, load, frame } — load being
-// the share of the quantum's time spent rendering.
+// the share of the quantum's time spent rendering, and `file`: { playing, position } while a
+// MIDI file is loaded.
 import { PolyphonSynth } from "./polyphon.js";
+import { MIDIFilePlayer } from "./polyphon-midi-player.js";
 
 const clock = globalThis.performance?.now ? () => globalThis.performance.now() : () => Date.now();
 /** Controllers whose values carry over to a new synthesizer, in the order they are replayed. */
@@ -47,8 +63,16 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.lastStatus = 0;
     this.log = null;
     this.captures = [];
+    // The last seconds played, so that a capture can start on a frame just past (the frame a
+    // song started on, say, which the page learns a quantum or more later).
+    this.history = { left: new Float32Array(4 * sampleRate), right: new Float32Array(4 * sampleRate), end: 0 };
     this.channels = Array.from({ length: 16 }, () => ({ controllers: new Map(), program: null, bend: null }));
     this.sysex = [];  // the latest SysEx messages, replayed to a new synthesizer
+    this.file = null;  // a MIDIFilePlayer
+    this.fileStarting = false;
+    this.fileStartAt = null;
+    this.fileNeedsChase = false;
+    this.fileOut = { reset: false, messages: [] };  // what the file sends at the next quantum's start
     this.port.onmessage = (event) => this.receive(event.data);
   }
 
@@ -79,18 +103,63 @@ class PolyphonProcessor extends AudioWorkletProcessor {
         }
         case "reset":
           this.pending.length = 0;
-          for (const old of this.draining) old.synth.dispose();
-          this.draining.length = 0;
-          if (message.fresh && this.synth) {
-            const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...this.options });
-            synth.loadSoundFonts(this.banks);
-            this.synth.dispose();
-            this.synth = synth;
-          } else {
-            this.synth?.reset();
+          await this.reset(message.fresh);
+          break;
+        case "file":
+          if (this.file?.playing) this.fileOut.messages.push(...this.file.release());
+          this.file = new MIDIFilePlayer(message.events, message.endFrame);
+          this.fileNeedsChase = true;
+          this.fileOut = { reset: false, messages: [] };
+          this.fileState();
+          break;
+        case "filePlay":
+          if (!this.file) break;
+          if (this.file.playing) { this.port.postMessage({ type: "filePlaying", ...this.fileStart }); break; }
+          if (this.fileNeedsChase) {
+            await this.reset(true);
+            this.fileOut = { reset: false, messages: this.file.seek(this.file.position) };
+            this.fileNeedsChase = false;
           }
-          for (const channel of this.channels) { channel.controllers.clear(); channel.program = channel.bend = null; }
-          this.sysex = [];
+          this.file.playing = true;
+          this.fileStarting = true;
+          this.fileStartAt = message.at ?? null;
+          break;
+        case "filePause":
+          if (this.file?.playing) { this.file.playing = false; this.fileOut.messages.push(...this.file.release()); }
+          this.fileState();
+          break;
+        case "fileStop":
+          if (this.file) { this.file.playing = false; this.file.seek(0); this.fileNeedsChase = true; this.fileOut = { reset: true, messages: [] }; }
+          this.fileState();
+          break;
+        case "fileSeek":
+          if (!this.file) break;
+          if (this.file.playing) this.fileOut = { reset: true, messages: this.file.seek(message.frame) };
+          else { this.file.seek(message.frame); this.fileNeedsChase = true; }
+          this.fileState();
+          break;
+        case "fileRate":
+          this.file?.setRate(message.rate);
+          this.fileState();
+          break;
+        case "fileLoop":
+          this.file?.setLoop(message.start, message.end);
+          this.fileState();
+          break;
+        case "fileTranspose":
+          if (this.file) this.fileOut.messages.push(...this.file.setTranspose(message.semitones));
+          this.fileState();
+          break;
+        case "fileVolume":
+          if (this.file) this.fileOut.messages.push(...this.file.setVolume(message.channel, message.volume));
+          this.fileState();
+          break;
+        case "fileMute": case "fileSolo": case "fileProgram":
+          if (!this.file) break;
+          this.fileOut.messages.push(...(message.type === "fileMute" ? this.file.setMuted(message.channel, message.on)
+            : message.type === "fileSolo" ? this.file.setSoloed(message.channel, message.on)
+            : this.file.setProgram(message.channel, message.program)));
+          this.fileState();
           break;
         case "log":
           if (message.on) this.log = [];
@@ -98,13 +167,83 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           break;
         case "capture": {
           const frames = Math.max(0, Math.min(message.frames | 0, 600 * sampleRate));
-          this.captures.push({ id: message.id, from: Math.max(message.from ?? 0, currentFrame), filled: 0,
-                               left: new Float32Array(frames), right: new Float32Array(frames) });
+          const history = this.history, kept = history.left.length;
+          const from = Math.max(message.from ?? history.end, history.end - kept, 0);
+          const capture = { id: message.id, from, filled: 0, left: new Float32Array(frames), right: new Float32Array(frames) };
+          for (let f = from; f < history.end && capture.filled < frames; f++, capture.filled++) {
+            capture.left[capture.filled] = history.left[f % kept];
+            capture.right[capture.filled] = history.right[f % kept];
+          }
+          this.captures.push(capture);
+          this.captureBlock(history.end, 0);
           break;
         }
       }
     } catch (error) {
       this.port.postMessage({ type: "error", message: String(error?.message ?? error) });
+    }
+  }
+
+  /** Silence and defaults; `fresh`: a new synthesizer for the same banks, effect tails and all. */
+  async reset(fresh = false) {
+    for (const old of this.draining) old.synth.dispose();
+    this.draining.length = 0;
+    if (fresh && this.synth) {
+      const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...this.options });
+      synth.loadSoundFonts(this.banks);
+      this.synth.dispose();
+      this.synth = synth;
+    } else {
+      this.synth?.reset();
+    }
+    for (const channel of this.channels) { channel.controllers.clear(); channel.program = channel.bend = null; }
+    this.sysex = [];
+  }
+
+  fileState() {
+    this.port.postMessage({ type: "fileState", playing: this.file?.playing ?? false, position: this.file?.position ?? 0 });
+  }
+
+  /** Hands one message to the synthesizer `offset` frames into the quantum. */
+  dispatch(bytes, offset) {
+    const noteOn = (bytes[0] & 0xF0) === 0x90 && bytes[2] > 0;
+    this.synth.send(bytes, offset);
+    // Note-offs, pedals and controllers also reach the notes still ringing on earlier synthesizers.
+    if (!noteOn) for (const old of this.draining) old.synth.send(bytes, offset);
+    this.track(bytes);
+  }
+
+  /** The MIDI file's share of the quantum from `start`: its pending messages, then its events. */
+  playFile(start, frames) {
+    const out = this.fileOut;
+    if (out.reset) { this.synth.reset(); for (const old of this.draining) old.synth.reset(); }
+    for (const bytes of out.messages) { try { this.dispatch(bytes, 0); } catch { /* not a message: dropped */ } }
+    this.fileOut = { reset: false, messages: [] };
+    const file = this.file;
+    if (!file?.playing) return;
+    // A start on a later frame waits for its quantum, then begins that many frames into it.
+    let skip = 0;
+    if (this.fileStartAt !== null) {
+      if (this.fileStartAt >= start + frames) return;
+      skip = Math.max(0, this.fileStartAt - start);
+      this.fileStartAt = null;
+    }
+    if (this.fileStarting) {
+      this.fileStarting = false;
+      this.fileStart = { frame: start + skip, position: file.position };
+      this.port.postMessage({ type: "filePlaying", ...this.fileStart });
+    }
+    file.play((bytes, offset) => { try { this.dispatch(bytes, offset + skip); } catch { /* dropped */ } }, frames - skip);
+    if (file.ended) {
+      const offset = Math.min(frames - 1, Math.max(0, file.lastFrame - (file.position - frames)));
+      file.playing = false;
+      file.seek(0);
+      this.fileNeedsChase = true;
+      // Pedals still down and keys never let go release their notes, as at the end of a render.
+      if (this.synth.activeVoices > 0) {
+        for (let c = 0; c < 16; c++) for (const cc of [64, 66, 123]) this.dispatch([0xB0 | c, cc, 0], offset);
+      }
+      this.port.postMessage({ type: "fileEnded", frame: start + frames });
     }
   }
 
@@ -161,15 +300,12 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     while (this.pending.length && this.pending[0].frame < start + frames) {
       const event = this.pending.shift();
       const offset = Math.max(0, event.frame - start);
-      const bytes = event.bytes, noteOn = (bytes[0] & 0xF0) === 0x90 && bytes[2] > 0;
       try {
-        this.synth.send(bytes, offset);
-        // Note-offs, pedals and controllers also reach the notes still ringing on earlier synthesizers.
-        if (!noteOn) for (const old of this.draining) old.synth.send(bytes, offset);
-        this.track(bytes);
-        if (event.record && this.log) this.log.push([start + offset, ...bytes]);
+        this.dispatch(event.bytes, offset);
+        if (event.record && this.log) this.log.push([start + offset, ...event.bytes]);
       } catch { /* not a message: dropped */ }
     }
+    this.playFile(start, frames);
     this.synth.render(this.mixLeft, this.mixRight);
     for (let i = this.draining.length - 1; i >= 0; i--) {
       const old = this.draining[i];
@@ -193,17 +329,24 @@ class PolyphonProcessor extends AudioWorkletProcessor {
       this.lastStatus = currentTime;
       let voices = this.synth.activeVoices;
       for (const old of this.draining) voices += old.synth.activeVoices;
-      this.port.postMessage({ type: "status", voices, load: this.load, frame: start });
+      this.port.postMessage({ type: "status", voices, load: this.load, frame: start,
+                              file: this.file ? { playing: this.file.playing, position: this.file.position } : null });
     }
     return true;
   }
 
   captureBlock(start, frames) {
+    const history = this.history, kept = history.left.length;
+    for (let j = 0; j < frames; j++) {
+      history.left[(start + j) % kept] = this.mixLeft[j];
+      history.right[(start + j) % kept] = this.mixRight[j];
+    }
+    history.end = start + frames;
     for (let c = this.captures.length - 1; c >= 0; c--) {
       const capture = this.captures[c];
       const from = Math.max(capture.from + capture.filled, start);
       const count = Math.min(start + frames - from, capture.left.length - capture.filled);
-      if (count <= 0) continue;
+      if (count < 0 || (count === 0 && capture.filled < capture.left.length)) continue;
       capture.left.set(this.mixLeft.subarray(from - start, from - start + count), capture.filled);
       capture.right.set(this.mixRight.subarray(from - start, from - start + count), capture.filled);
       capture.filled += count;

@@ -8,6 +8,8 @@
 //   synth.render(left, right);                // fills two equal-length Float32Arrays
 //   synth.activeVoices; synth.reset(); synth.dispose();
 //
+//   const song = await readMIDIFile({ module, bytes, name: "song.mid" });   // the module's MIDI reader
+//
 // Settings are those of `polyphon render`: gain 0.2 (FluidSynth's level), cubic interpolation,
 // 256 voices, reverb and chorus on (`create({..., reverb: false, chorus: false})` turns them off).
 export class PolyphonSynth {
@@ -119,5 +121,50 @@ export class PolyphonSynth {
 
   #requireBank() {
     if (this.handle < 0) throw new Error("load a SoundFont first (loadSoundFont)");
+  }
+}
+
+/** Record kinds of `readMIDIFile`'s records (polyphon_midi_read in WebAssembly/PolyphonWasm.swift). */
+export const MIDIRecordKind = Object.freeze({ message: 0, tempo: 1, timeSignature: 2, text: 3, port: 4 });
+
+/**
+ * Reads a Standard MIDI File (or RIFF RMID, or .kar) with the module's MIDI reader, as `polyphon
+ * render` reads it: `{format, ticksPerQuarterNote, trackCount, duration, records}`, the records
+ * (`{seconds, tick, track, kind, data}`, `data` a Uint8Array) in the order a player sends them.
+ * A file that cannot be read throws an Error whose message names the file, the track, the byte
+ * offset and the problem.
+ * @param {{module: WebAssembly.Module | BufferSource, bytes: BufferSource, name?: string}} options
+ */
+export async function readMIDIFile({ module, bytes, name = "MIDI data" }) {
+  const compiled = module instanceof WebAssembly.Module ? module : await WebAssembly.compile(module);
+  const e = (await WebAssembly.instantiate(compiled, {})).exports;
+  const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+  const nameBytes = new TextEncoder().encode(name);
+  const input = e.polyphon_alloc(data.length), namePointer = e.polyphon_alloc(nameBytes.length);
+  if (!input || !namePointer) throw new RangeError(`no memory for a ${data.length}-byte MIDI file`);
+  new Uint8Array(e.memory.buffer, input, data.length).set(data);
+  new Uint8Array(e.memory.buffer, namePointer, nameBytes.length).set(nameBytes);
+  const answer = e.polyphon_midi_read(input, data.length, namePointer, nameBytes.length);
+  e.polyphon_free(input);
+  e.polyphon_free(namePointer);
+  if (!answer) throw new RangeError(`no memory to read a ${data.length}-byte MIDI file`);
+  try {
+    const size = new DataView(e.memory.buffer, answer, 8).getInt32(4, true);
+    const view = new DataView(e.memory.buffer.slice(answer, answer + size));
+    if (view.getInt32(0, true) !== 0) {
+      throw new Error(new TextDecoder().decode(new Uint8Array(view.buffer, 12, view.getInt32(8, true))));
+    }
+    const song = { format: view.getInt32(8, true), ticksPerQuarterNote: view.getInt32(12, true),
+                   trackCount: view.getInt32(16, true), duration: view.getFloat64(24, true), records: [] };
+    const count = view.getInt32(20, true);
+    for (let i = 0, at = 32; i < count; i++) {
+      const length = view.getInt32(at + 20, true);
+      song.records.push({ seconds: view.getFloat64(at, true), tick: view.getInt32(at + 8, true), track: view.getInt32(at + 12, true),
+                          kind: view.getInt32(at + 16, true), data: new Uint8Array(view.buffer, at + 24, length) });
+      at += 24 + ((length + 3) & ~3);
+    }
+    return song;
+  } finally {
+    e.polyphon_free(answer);
   }
 }

@@ -46,7 +46,7 @@ enum PictureCost {
             let renderSeconds = now() - renderStart - meterSeconds - analysisSeconds
             precondition(abs(meter.integratedLoudness - analysis.integratedLoudness) < 1e-9)
             var notes: [NoteLabel] = []
-            let labelSeconds = best { notes = MIDISchedule(file: midi, sampleRate: rate, leadIn: 0).noteLabels() }
+            let labelSeconds = best { notes = Timeline(file: midi, sampleRate: rate, leadIn: 0).noteLabels() }
             let picture = RenderPicture(title: (path as NSString).lastPathComponent, bankName: "bank",
                                         analysis: analysis, notes: notes)
             var size = (png: 0, svg: 0)

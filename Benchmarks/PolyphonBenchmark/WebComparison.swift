@@ -15,7 +15,7 @@ enum WebComparison {
 
     /// The song's channel and SysEx messages of port 0 as `[frame, [bytes…]]`, frame-ordered.
     static func songEvents(_ file: MIDIFile, rate: Double) -> [(frame: Int, bytes: [UInt8])] {
-        MIDISchedule(file: file, sampleRate: rate).events.compactMap { e in
+        Timeline(file: file, sampleRate: rate).events.compactMap { e in
             guard e.port == 0 else { return nil }
             let frame = Int(e.frame)
             switch e.message {
@@ -35,7 +35,7 @@ enum WebComparison {
     /// The presets of `bank` the song plays, plus the string ensemble of the sustained and
     /// quantum runs.
     static func presets(_ file: MIDIFile, in bank: SoundFont) -> [Int] {
-        var used = Set(MIDISchedule(file: file, sampleRate: 44_100).presetsPlayed(in: bank))
+        var used = Set(Timeline(file: file, sampleRate: 44_100).presetsPlayed(in: bank))
         if let strings = bank.presets.firstIndex(where: { $0.bank == 0 && $0.program == 48 }) { used.insert(strings) }
         return used.sorted()
     }

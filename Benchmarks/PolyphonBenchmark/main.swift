@@ -13,6 +13,7 @@
 // envelopes (`--fluidsynth-compatible`), so the fidelity columns measure synthesis, not
 // FluidSynth's event timing; --exact-timing renders with Polyphon's own sample-accurate timing
 // and exact pitch (its defaults) instead.
+// --thread-threshold: where spreading voices over two threads starts to pay (ThreadThreshold.swift).
 // --picture-cost: only what a render picture adds per minute of audio, on the songs
 // (PictureCost.swift).
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
@@ -35,6 +36,7 @@ struct Arguments {
     var rate = 44100.0
     var exactTiming = false
     var web: String?
+    var threadThreshold = false
     var pictureCost = false
     var webSong = "/usr/share/planetblupi/music/music004.mid"
 
@@ -50,6 +52,7 @@ struct Arguments {
             case "--repeat": repeats = max(1, Int(it.next() ?? "") ?? 1)
             case "--exact-timing": exactTiming = true
             case "--web": web = it.next()
+            case "--thread-threshold": threadThreshold = true
             case "--picture-cost": pictureCost = true
             case "--song": webSong = it.next() ?? webSong
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
@@ -113,6 +116,10 @@ let t0 = now()
 let bank = try SoundFont(contentsOf: args.soundfont)
 print(String(format: "bank: %@ (%d presets), opened in %.1f ms", (args.soundfont as NSString).lastPathComponent,
              bank.presets.count, (now() - t0) * 1000))
+if args.threadThreshold {
+    try ThreadThreshold.run(bank: bank, repeats: args.repeats)
+    exit(0)
+}
 if let dir = args.web {
     try WebComparison.run(bank: bank, song: args.webSong, into: dir, repeats: args.repeats)
     exit(0)

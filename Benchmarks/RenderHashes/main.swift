@@ -4,11 +4,12 @@
 // after (`diff`): any changed bit anywhere changes the hash.
 //
 //   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--fluidsynth-compatible]
-//                                      [--jobs N] > hashes.txt
+//                                      [--jobs N] [--threads N] > hashes.txt
 //
 // --quick renders the first 60 s of each song only; --fluidsynth-compatible renders with
-// `SynthesizerConfiguration.fluidSynthCompatible` on. Lines are sorted, so runs with different
-// --jobs compare equal.
+// `SynthesizerConfiguration.fluidSynthCompatible` on. --threads spreads each render's voices over
+// N threads (the hashes must not change). Lines are sorted, so runs with different --jobs
+// compare equal.
 import Foundation
 import PolyphonMIDI
 import PolyphonPlayback
@@ -20,6 +21,7 @@ var banks: [String] = []
 var quick = false
 var fluidSynthCompatible = false
 var jobs = ProcessInfo.processInfo.activeProcessorCount
+var threads = 1
 var it = CommandLine.arguments.dropFirst().makeIterator()
 while let a = it.next() {
     switch a {
@@ -28,6 +30,7 @@ while let a = it.next() {
     case "--quick": quick = true
     case "--fluidsynth-compatible": fluidSynthCompatible = true
     case "--jobs": jobs = max(1, Int(it.next() ?? "") ?? jobs)
+    case "--threads": threads = max(1, Int(it.next() ?? "") ?? threads)
     default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!); exit(64)
     }
 }
@@ -44,6 +47,11 @@ guard !songs.isEmpty, !banks.isEmpty else {
 
 struct Job: Sendable {
     var song: String, bank: String, interpolation: Interpolation, effects: Bool, block: Int
+    /// Track stems (each stem's hash, then the mix's) and a lead-in: the paths that route
+    /// events to buses and shift frames.
+    var stems = false, leadIn = 0.0
+    /// Played by a `MIDIPlayer` bounce instead of the offline renderer.
+    var player = false
 }
 var matrix: [Job] = []
 for bank in banks {
@@ -57,6 +65,9 @@ for bank in banks {
         for block in [64, 300] {
             matrix.append(Job(song: song, bank: bank, interpolation: .cubic, effects: true, block: block))
         }
+        matrix.append(Job(song: song, bank: bank, interpolation: .cubic, effects: true, block: 1024, stems: true))
+        matrix.append(Job(song: song, bank: bank, interpolation: .cubic, effects: false, block: 1000, leadIn: 0.25))
+        matrix.append(Job(song: song, bank: bank, interpolation: .cubic, effects: true, block: 512, player: true))
     }
 }
 
@@ -65,6 +76,7 @@ nonisolated(unsafe) let bankByPath = Dictionary(uniqueKeysWithValues: zip(banks,
 nonisolated(unsafe) let files = try Dictionary(uniqueKeysWithValues: songs.map { ($0, try MIDIFile(contentsOfFile: songsDir + "/" + $0)) })
 nonisolated(unsafe) let quickRun = quick
 nonisolated(unsafe) let compatible = fluidSynthCompatible
+let renderThreads = threads
 nonisolated(unsafe) let jobMatrix = matrix
 
 final class Results: @unchecked Sendable {
@@ -79,9 +91,11 @@ nonisolated(unsafe) var cursor = 0
 @Sendable func run(_ job: Job) throws -> String {
     var options = RenderOptions()
     options.blockSize = job.block
+    options.threads = renderThreads
     options.synthesizer.interpolation = job.interpolation
     options.synthesizer.reverbEnabled = job.effects
     options.synthesizer.chorusEnabled = job.effects
+    options.leadIn = job.leadIn
     if quickRun { options.endAtLastEvent = true }
     options.synthesizer.fluidSynthCompatible = compatible
     var hash: UInt64 = 0xcbf29ce484222325
@@ -89,8 +103,10 @@ nonisolated(unsafe) var cursor = 0
     let limit: Int64 = quickRun ? 60 * 44100 : .max
     let file = files[job.song]!
     struct Stop: Error {}
+    let renderer = OfflineRenderer(soundBank: bankByPath[job.bank]!, options: options)
+    var stemHashes: [UInt64] = []
     do {
-        try OfflineRenderer(soundBank: bankByPath[job.bank]!, options: options).render(file, into: { l, r, n in
+        let mix: OfflineRenderer.Sink = { l, r, n in
             let n = Int(min(Int64(n), limit - frames))
             for i in 0..<n {
                 hash = (hash ^ UInt64(l[i].bitPattern)) &* 0x100000001b3
@@ -98,10 +114,31 @@ nonisolated(unsafe) var cursor = 0
             }
             frames += Int64(n)
             if frames >= limit { throw Stop() }
-        })
+        }
+        if job.player {
+            let player = try MIDIPlayer(song: Song(midiFile: file), soundBank: bankByPath[job.bank]!,
+                                        configuration: options.synthesizer)
+            try player.renderToCompletion(blockSize: job.block, into: mix)
+        } else if job.stems {
+            try renderer.renderStems(file, mode: .track, stemSink: { _ in
+                let k = stemHashes.count
+                stemHashes.append(0xcbf29ce484222325)
+                return { l, r, n in
+                    for i in 0..<n {
+                        stemHashes[k] = (stemHashes[k] ^ UInt64(l[i].bitPattern)) &* 0x100000001b3
+                        stemHashes[k] = (stemHashes[k] ^ UInt64(r[i].bitPattern)) &* 0x100000001b3
+                    }
+                }
+            }, mix: mix)
+        } else {
+            try renderer.render(file, into: mix)
+        }
     } catch is Stop {}
     let bankName = (job.bank as NSString).lastPathComponent
-    return "\(job.song) \(bankName) \(job.interpolation.rawValue) \(job.effects ? "fx" : "dry") block\(job.block) \(String(hash, radix: 16)) \(frames)"
+    let stems = stemHashes.map { String($0, radix: 16) }.joined(separator: ",")
+    return "\(job.song) \(bankName) \(job.interpolation.rawValue) \(job.effects ? "fx" : "dry") block\(job.block)" + (job.player ? " player" : "")
+        + (job.leadIn > 0 ? " leadIn\(job.leadIn)" : "") + (job.stems ? " stems[\(stems)]" : "")
+        + " \(String(hash, radix: 16)) \(frames)"
 }
 
 let group = DispatchGroup()

@@ -48,7 +48,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         _ = file.timedEvents()
         _ = file.duration
         _ = try? DurationLimit().check(file)
-        _ = MIDISchedule(file: file, sampleRate: 44_100)
+        _ = Timeline(file: file, sampleRate: 44_100)
         let written = file.serialized()
         let again: MIDIFile
         do {

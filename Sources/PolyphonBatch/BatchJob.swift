@@ -58,7 +58,7 @@ struct BatchJob: Sendable {
     func estimatedCost(_ input: BatchInput) -> Double {
         if isDone(input) { return 0 }
         guard let midi = try? MIDIFile(contentsOfFile: input.path) else { return 0 }
-        let schedule = MIDISchedule(file: midi, sampleRate: options.sampleRate, leadIn: 0)
+        let schedule = Timeline(file: midi, sampleRate: options.sampleRate, leadIn: 0)
         let notes = schedule.noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength,
                                         liftPedalsAtEnd: options.liftPedalsAtEnd)
         let songSeconds = Double(schedule.lastEventFrame) / options.sampleRate
@@ -114,7 +114,7 @@ struct BatchJob: Sendable {
             try outputs.open(path, format: format, sampleFormat: sampleFormat, sampleRate: rate)
         }
 
-        let schedule = labels != nil || picture ? MIDISchedule(file: midi, sampleRate: rate, leadIn: options.leadIn) : nil
+        let schedule = labels != nil || picture ? Timeline(file: midi, sampleRate: rate, leadIn: options.leadIn) : nil
         // With a picture, its analysis meters the loudness too.
         var analysis = picture ? RenderAnalysis(sampleRate: rate, expectedFrames: (schedule?.lastEventFrame ?? 0)
                                                     + Int64(options.maxTail * rate) + 4096) : nil
@@ -154,7 +154,10 @@ struct BatchJob: Sendable {
                                         analysis: analysis, notes: notes)
             try outputs.add(path, contents: picture.data(format: batch.pictureFormat))
         }
-        try outputs.commit(mix: mix)
+        if let loop = summary.loop {
+            try outputs.add(RenderedLoop.jsonPath(besideAudioFileAt: mix), contents: loop.json(sampleRate: rate))
+        }
+        try outputs.commit(mix: mix, loop: summary.loop.map { ($0.audioLoopPoints, format) })
         return BatchReportEntry(input: input.path, status: .ok, outputs: [mix] + outputs.paths.filter { $0 != mix },
                                 audioSeconds: summary.duration,
                                 peakDBFS: BatchReportEntry.finite(summary.peakDecibels),
@@ -189,9 +192,11 @@ private final class Outputs {
         }
     }
 
-    /// Closes every writer and renames every file into place, `mix` last.
-    func commit(mix: String) throws {
+    /// Closes every writer, writes a loop-ready mix's loop points into it, and renames every
+    /// file into place, `mix` last.
+    func commit(mix: String, loop: (AudioLoopPoints, AudioFileFormat)? = nil) throws {
         for w in writers { try w.close() }
+        if let (points, format) = loop { try points.write(intoFileAt: AtomicFile.temporaryPath(for: mix), format: format) }
         for p in paths where p != mix { try AtomicFile.commit(p) }
         try AtomicFile.commit(mix)
     }

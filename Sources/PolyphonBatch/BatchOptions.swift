@@ -32,10 +32,31 @@ public struct BatchOptions: Sendable {
     /// Inputs rendered at once, each on a thread of its own, all sharing the bank; by default
     /// ``defaultWorkerCount(environment:)``.
     public var workerCount = BatchOptions.defaultWorkerCount(environment: ProcessInfo.processInfo.environment)
+    /// Threads each input's synthesizer spreads its voices over (`RenderOptions.threads`,
+    /// which this replaces); `nil` for ``threadCount(forInputs:)``'s division of the cores.
+    public var threadsPerInput: Int?
 
     /// The defaults: 44.1 kHz 16-bit WAV, FluidSynth's synthesis defaults, a mix per input, no
     /// time limit, one worker per core.
     public init() {}
+
+    /// The threads each input renders on in a run of `inputCount` inputs: ``threadsPerInput`` if
+    /// set, else the workers' share of the cores when there are fewer inputs than workers —
+    /// `workerCount / inputCount`, at least 1. Files side by side scale better than threads
+    /// within a file (nothing is shared and nothing waits), so a corpus renders one file per
+    /// core; the threads take up only the cores a short list would leave idle: three long songs
+    /// on 16 cores render on five threads each.
+    public func threadCount(forInputs inputCount: Int) -> Int {
+        if let threadsPerInput { return max(1, threadsPerInput) }
+        return max(1, workerCount / max(1, min(workerCount, inputCount)))
+    }
+
+    /// Gives each input `threads` threads and renders as many inputs at once as `cores` then
+    /// holds (at least 1): how `batch --threads N` divides the cores without `--jobs`.
+    public mutating func divide(cores: Int, threadsPerInput threads: Int) {
+        threadsPerInput = max(1, threads)
+        workerCount = max(1, cores / max(1, threads))
+    }
 
     /// `$SLURM_CPUS_PER_TASK` under Slurm (the cores the job was given), else every core.
     public static func defaultWorkerCount(environment: [String: String]) -> Int {

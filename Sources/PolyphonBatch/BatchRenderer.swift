@@ -70,8 +70,11 @@ public final class BatchRenderer: Sendable {
         let report = shard?.reportPath(whole) ?? whole
         let earlier = BatchReport.read(report)
         let writer = try BatchReportWriter(path: report)
+        let part = shard?.part(of: inputs) ?? inputs
+        var options = options
+        options.render.threads = options.threadCount(forInputs: part.count)
         let run = BatchRun(job: BatchJob(bank: bank, batch: options, outputDirectory: directory),
-                           inputs: shard?.part(of: inputs) ?? inputs, reportPath: report,
+                           inputs: part, reportPath: report,
                            reportPagePath: options.writesReportPage ? BatchReportPage.path(in: directory, shard: shard) : nil,
                            earlier: earlier, writer: writer, workerCount: options.workerCount)
         run.begin()

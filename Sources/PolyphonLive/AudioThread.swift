@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PolyphonAudio
 
 /// A joinable POSIX thread with a name, for the render and writer threads.
 ///
@@ -51,16 +52,7 @@ struct AudioThread: @unchecked Sendable {
     }
 
     private static func run(_ start: Start) {
-        #if canImport(Darwin)
-        pthread_setname_np(start.name)
-        #else
-        // glibc declares pthread_setname_np only under _GNU_SOURCE, which Swift's Glibc module
-        // does not define: look it up instead (it is in every glibc since 2.12).
-        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-        if let address = dlsym(nil, "pthread_setname_np") {
-            _ = unsafeBitCast(address, to: SetName.self)(pthread_self(), start.name)
-        }
-        #endif
+        nameCurrentThread(start.name)
         if let priority = start.realTimePriority {
             var parameters = sched_param()
             parameters.sched_priority = priority

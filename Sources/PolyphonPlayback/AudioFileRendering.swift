@@ -60,14 +60,16 @@ extension OfflineRenderer {
     public func render(_ file: MIDIFile, to target: AudioFileTarget, analyzing: Bool = false,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
         try options.maxDuration.check(file, leadIn: options.leadIn)
-        let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
-        return try render(schedule, to: target, analyzing: analyzing, progress: progress)
+        let timeline = Timeline(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        return try render(timeline, to: target, analyzing: analyzing, progress: progress)
     }
 
-    /// Renders a prepared schedule (events already on their frames) into an audio file, as
+    /// Renders a prepared timeline (events already on their frames) into an audio file, as
     /// ``render(_:to:analyzing:progress:)-(MIDIFile,_,_,_)`` does a MIDI file.
-    public func render(_ schedule: MIDISchedule, to target: AudioFileTarget, analyzing: Bool = false,
+    public func render(_ schedule: Timeline, to target: AudioFileTarget, analyzing: Bool = false,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> FileRenderSummary {
+        // A loop render that cannot be made leaves no file behind.
+        _ = try loopPlan(schedule)
         let rate = options.sampleRate
         var meter = LoudnessMeter(sampleRate: rate, channelCount: 2)
         // The analysis has a meter of its own; with one, the file's loudness is its.
@@ -110,6 +112,7 @@ extension OfflineRenderer {
                 try writer.write(interleaved: chunk, frameCount: n)
             }
             try writer.close()
+            try writeLoop(summary.loop, beside: target)
             return FileRenderSummary(render: summary, loudness: analysis?.integratedLoudness ?? meter.integratedLoudness,
                                      peakDecibels: peak > 0 ? 20 * log10(Double(peak)) : -.infinity,
                                      normalizationGain: gainDB, analysis: analysis)
@@ -147,7 +150,21 @@ extension OfflineRenderer {
             summary = try render(schedule, into: consume, progress: progress)
         }
         try writer.close()
+        try writeLoop(summary.loop, beside: target)
         return FileRenderSummary(render: summary, loudness: analysis?.integratedLoudness ?? meter.integratedLoudness,
                                  peakDecibels: summary.peakDecibels, normalizationGain: 0, analysis: analysis)
+    }
+
+    /// A loop-ready render's loop points: in the file (where its format has a place for them)
+    /// and in `OUT.loop.json` beside it.
+    private func writeLoop(_ loop: RenderedLoop?, beside target: AudioFileTarget) throws {
+        guard let loop else { return }
+        try loop.audioLoopPoints.write(intoFileAt: target.path, format: target.format)
+        let path = RenderedLoop.jsonPath(besideAudioFileAt: target.path)
+        do {
+            try loop.json(sampleRate: options.sampleRate).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw AudioFileError.ioFailure(path: path, reason: error.localizedDescription)
+        }
     }
 }

@@ -39,7 +39,7 @@ struct ChannelInstruments {
     }
 
     /// The channel index (0-based, port included) an event's message is for, if any.
-    static func channel(of event: MIDISchedule.Event) -> Int? {
+    static func channel(of event: Timeline.Event) -> Int? {
         let c: UInt8
         switch event.message {
         case .noteOff(let ch, _, _), .noteOn(let ch, _, _), .polyphonicKeyPressure(let ch, _, _),
@@ -53,7 +53,7 @@ struct ChannelInstruments {
     }
 
     /// Takes in an event: program changes, XG drum banks and the SysEx that change drum parts.
-    mutating func apply(_ event: MIDISchedule.Event) {
+    mutating func apply(_ event: Timeline.Event) {
         switch event.message {
         case .programChange(_, let program):
             if let c = Self.channel(of: event), c < programs.count { programs[c] = Int(program & 0x7F) }

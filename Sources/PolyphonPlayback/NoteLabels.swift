@@ -30,7 +30,7 @@ public struct NoteLabel: Sendable, Hashable, Codable {
     public var track: Int
 }
 
-extension MIDISchedule {
+extension Timeline {
     /// Every note of the song as a render with these settings plays it, ordered by onset (then
     /// channel, then pitch), following the synthesizer's note rules (FluidSynth 2.6's):
     ///

@@ -37,36 +37,41 @@ public final class OfflineRenderer {
         self.preparedBank = preparedBank
     }
 
-    /// A synthesizer for one render.
+    /// A synthesizer for one render, with its own ``RenderOptions/threads``.
     func makeSynthesizer(_ configuration: SynthesizerConfiguration) throws(SynthesizerError) -> Synthesizer {
+        let threads = options.threads > 1 ? RenderThreads(count: options.threads) : nil
         if let preparedBank {
-            return try Synthesizer(preparedBank: preparedBank, sampleRate: options.sampleRate, configuration: configuration)
+            return try Synthesizer(preparedBank: preparedBank, sampleRate: options.sampleRate, configuration: configuration,
+                                   threads: threads)
         }
-        return try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: configuration)
+        return try Synthesizer(soundBank: soundBank, sampleRate: options.sampleRate, configuration: configuration,
+                               threads: threads)
     }
 
     /// Renders `file` into `sink`; returns what was produced.
     /// - Throws: ``DurationLimitError`` before rendering anything when the song lasts longer
-    ///   than ``RenderOptions/maxDuration``; ``RenderCancelledError`` when ``cancellation``
-    ///   fires; whatever `sink` throws.
+    ///   than ``RenderOptions/maxDuration``; ``LoopRenderingError`` when ``RenderOptions/loop``
+    ///   asks for a loop the file does not mark or for more passes than the limit allows;
+    ///   ``RenderCancelledError`` when ``cancellation`` fires; whatever `sink` throws.
     @discardableResult
     public func render(_ file: MIDIFile, into sink: Sink,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
         try options.maxDuration.check(file, leadIn: options.leadIn)
-        let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
-        return try render(schedule, into: sink, progress: progress)
+        let timeline = Timeline(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        return try render(timeline, into: sink, progress: progress)
     }
 
-    /// Renders a prepared schedule (at most ``RenderOptions/maxDuration`` of it).
+    /// Renders a prepared timeline (at most ``RenderOptions/maxDuration`` of it).
     @discardableResult
-    public func render(_ schedule: MIDISchedule, into sink: Sink,
+    public func render(_ timeline: Timeline, into sink: Sink,
                        progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
         var config = options.synthesizer
-        config.channelCount = max(config.channelCount, 16 * schedule.portCount)
+        config.channelCount = max(config.channelCount, 16 * timeline.portCount)
         // An SF3 bank's samples are decoded now, on every core, not on the render thread.
         if soundBank.sampleData.decoder != nil {
-            _ = try? soundBank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: soundBank))
+            _ = try? soundBank.preloadSamples(forPresetsAt: timeline.presetsPlayed(in: soundBank))
         }
+        let plan = try loopPlan(timeline)
         let synth = try makeSynthesizer(config)
         let block = max(64, options.blockSize)
         let left = UnsafeMutablePointer<Float>.allocate(capacity: block)
@@ -75,15 +80,20 @@ public final class OfflineRenderer {
 
         var peak: Float = 0
         var written: Int64 = 0
+        var trimmed: Int64 = 0
         var leading = options.trimLeadingSilence
-        let (maxVoices, elapsed) = try drive(schedule, synth: synth, block: block, progress: progress) { n in
-            synth.render(left: left, right: right, frameCount: n)
+        var shape = OutputShape(plan: plan, options: options)
+        let (maxVoices, elapsed) = try drive(plan, synth: synth, block: block, progress: progress,
+                                             stop: { shape.isComplete(written: written) }) { rendered in
+            synth.render(left: left, right: right, frameCount: rendered)
+            let n = shape.shape(left, right, rendered)
             var start = 0
             if leading {
                 while start < n && left[start] == 0 && right[start] == 0 { start += 1 }
                 if start < n { leading = false }
+                trimmed += Int64(start)
             }
-            let count = n - start
+            let count = shape.cut(left + start, right + start, n - start, written: written)
             if count > 0 {
                 peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: left + start, count: count), floor: peak)
                 peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: right + start, count: count), floor: peak)
@@ -91,77 +101,85 @@ public final class OfflineRenderer {
                 written += Int64(count)
             }
         }
+        // An exact length: silence after a render that ended early.
+        if let target = shape.lengthFrames, written < target {
+            left.update(repeating: 0, count: block)
+            right.update(repeating: 0, count: block)
+            while written < target {
+                let count = Int(min(Int64(block), target - written))
+                try sink(left, right, count)
+                written += Int64(count)
+            }
+        }
         return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
-                             maxVoices: maxVoices, elapsed: elapsed)
+                             maxVoices: maxVoices, elapsed: elapsed, loop: shape.renderedLoop(trimmed: trimmed))
     }
 
-    /// The render loop every output form shares: steps to the next block (or tail step), hands
-    /// the events before its end to the synthesizer at their frames (on the output bus
-    /// `outputBus(i)` names for `schedule.events[i]`), lets `renderBlock(n)` render and deliver
-    /// the block, checks ``cancellation`` before each block, and reports progress at most every
-    /// 100 ms. Returns the most voices heard at once and the time taken.
-    func drive(_ schedule: MIDISchedule, synth: Synthesizer, block: Int,
-               outputBus: (Int) -> Int = { _ in 0 }, progress: ((RenderProgress) -> Void)?,
+    /// The plan for a render: the timeline and, when ``RenderOptions/loop`` asks for it, its
+    /// loop. Checks the loop render against the duration limit before anything renders.
+    func loopPlan(_ timeline: Timeline) throws(LoopRenderingError) -> PlaybackPlan {
+        guard let looping = options.loop else { return PlaybackPlan(timeline: timeline, loop: nil) }
+        guard let loop = timeline.loop else { throw .noLoop(fileName: nil, warnings: []) }
+        let passes = looping.passes
+        guard passes >= 1 else { throw .invalidPassCount(passes) }
+        let rate = options.sampleRate
+        // Lead-in, intro and passes (the rest of the song is under the file's own check).
+        var seconds = (Double(loop.startFrame) + Double(passes) * Double(loop.length)) / rate
+        if case .fadeOut(_, let fade) = looping { seconds += max(0, fade) }
+        if let limit = options.maxDuration.seconds, seconds > limit {
+            throw .tooLong(fileName: nil, passes: passes, seconds: seconds, limitSeconds: limit)
+        }
+        return PlaybackPlan(timeline: timeline, loop: loop)
+    }
+
+    /// The render loop every output form shares: a loop over the engine (``PlaybackEngine``)
+    /// that plays the plan's timeline: each step sends the events due to the synthesizer on
+    /// their frames (on the output bus `outputBuses` names for each event, when given), lets
+    /// `renderBlock(n)` render and deliver the block, checks ``cancellation`` before each block,
+    /// stops at ``RenderOptions/maxDuration`` or when `stop` says so, and reports progress at
+    /// most every 100 ms. Returns the most voices heard at once and the time taken.
+    func drive(_ plan: PlaybackPlan, synth: Synthesizer, block: Int,
+               outputBuses: [Int] = [], progress: ((RenderProgress) -> Void)?,
+               stop: () -> Bool = { false },
                renderBlock: (Int) throws -> Void) throws -> (maxVoices: Int, elapsed: Double) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let lastFrame = schedule.lastEventFrame
-        let tail = RenderTail(maximumSeconds: options.maxTail, sampleRate: options.sampleRate)
+        let timeline = plan.timeline
+        let lastFrame = timeline.lastEventFrame
         let limit = options.maxDuration.frames(sampleRate: options.sampleRate)
-        var tailStart: Int64?
-        var frame: Int64 = 0
-        var next = 0
+        let engine = PlaybackEngine(synthesizer: synth, plan: plan, noteCapacity: max(256, synth.configuration.polyphony * 2))
+        engine.maximumTail = options.maxTail
+        engine.liftsPedalsAtEnd = options.liftPedalsAtEnd
+        engine.outputBuses = outputBuses
+        engine.start(jumps: options.loop.map { looping in
+            if case .fadeOut = looping { return -1 }
+            return looping.passes - 1
+        } ?? 0)
         var maxVoices = 0
         var lastProgress = started
-        let events = schedule.events
+        let expected = Double(plan.loop.map { $0.startFrame + Int64(options.loop?.passes ?? 1) * $0.length } ?? 0)
         while true {
-            // Up to the last event: blocks; the events at the last frame get a one-frame step of
-            // their own. Then the tail (``RenderTail``).
-            var n: Int
-            if frame >= lastFrame && options.endAtLastEvent { break }
-            if frame >= limit { break }
-            if frame < lastFrame || next < events.count {
-                n = Int(min(Int64(block), max(1, lastFrame - frame)))
-            } else {
-                if tailStart == nil {
-                    tailStart = frame
-                    // Pedals still down and keys never let go release their notes, as FluidSynth's
-                    // player does (sustain off, sostenuto off, all notes off); with nothing
-                    // sounding there is nothing to release, and the render ends as before.
-                    if options.liftPedalsAtEnd && !synth.isIdle {
-                        synth.liftPedals()
-                        synth.allNotesOff()
-                    }
-                }
-                let start = tailStart ?? frame
-                let elapsed = frame - start, lead = start - lastFrame
-                if tail.isOver(elapsed: elapsed, lead: lead, silent: { synth.isIdle && synth.effectsAreSilent }) { break }
-                n = tail.nextStep(elapsed: elapsed, lead: lead, limit: block)
-            }
-            n = Int(min(Int64(n), limit - frame))
+            if options.endAtLastEvent && engine.position >= Double(lastFrame) { break }
+            let frame = engine.outputFrame
+            if engine.completionFrame >= 0 || frame >= limit || stop() { break }
             try cancellation?.check(framesRendered: frame, sampleRate: options.sampleRate)
-            let end = frame + Int64(n)
-            while next < events.count && events[next].frame < end {
-                let e = events[next]
-                MIDISchedule.send(e, to: synth, atFrame: Int(max(0, e.frame - frame)), outputBus: outputBus(next))
-                next += 1
-            }
-            try renderBlock(n)
+            let n = try engine.step(maximumFrames: Int(min(Int64(block), limit - frame)), render: renderBlock)
+            if n == 0 { break }
             maxVoices = max(maxVoices, synth.activeVoiceCount)
-            frame = end
             if let progress {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastProgress > 100_000_000 {
                     lastProgress = now
                     let secs = Double(now - started) / 1e9
-                    let fraction = lastFrame > 0 ? min(1, Double(frame) / Double(lastFrame)) : 1
-                    progress(RenderProgress(fraction: fraction, framesRendered: frame,
-                                            speed: secs > 0 ? Double(frame) / options.sampleRate / secs : 0))
+                    let done = Double(engine.outputFrame)
+                    let fraction = min(1, done / max(1, max(Double(lastFrame), expected)))
+                    progress(RenderProgress(fraction: fraction, framesRendered: engine.outputFrame,
+                                            speed: secs > 0 ? done / options.sampleRate / secs : 0))
                 }
             }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        progress?(RenderProgress(fraction: 1, framesRendered: frame,
-                                 speed: elapsed > 0 ? Double(frame) / options.sampleRate / elapsed : 0))
+        progress?(RenderProgress(fraction: 1, framesRendered: engine.outputFrame,
+                                 speed: elapsed > 0 ? Double(engine.outputFrame) / options.sampleRate / elapsed : 0))
         return (maxVoices, elapsed)
     }
 }

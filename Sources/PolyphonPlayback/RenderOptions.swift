@@ -22,6 +22,14 @@ public struct RenderOptions: Sendable {
     public var endAtLastEvent = false
     /// Frames rendered per call into the synthesizer (events still land on their exact frame).
     public var blockSize = 1024
+    /// Repeat the song's marked loop (``LoopRendering``); `nil` plays the song as written.
+    public var loop: LoopRendering?
+    /// Make the output exactly this many seconds: a longer render is cut with a short fade
+    /// (20 ms), a shorter one padded with silence.
+    public var length: Double?
+    /// Threads the synthesizer spreads its voices over, the rendering thread included
+    /// (``RenderThreads``): the output is the same bytes for every count.
+    public var threads = 1
 
     public init() {}
 }
@@ -34,10 +42,21 @@ public struct RenderSummary: Sendable {
     public var maxVoices: Int
     /// Wall-clock seconds spent rendering.
     public var elapsed: Double
+
+    public init(frames: Int64, sampleRate: Double, peak: Float, maxVoices: Int, elapsed: Double, loop: RenderedLoop? = nil) {
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.peak = peak
+        self.maxVoices = maxVoices
+        self.elapsed = elapsed
+        self.loop = loop
+    }
     public var duration: Double { Double(frames) / sampleRate }
     public var peakDecibels: Double { peak > 0 ? 20 * log10(Double(peak)) : -.infinity }
     /// Audio seconds per wall-clock second.
     public var speed: Double { elapsed > 0 ? duration / elapsed : .infinity }
+    /// A loop-ready render's loop points (``LoopRendering/loopReady``).
+    public var loop: RenderedLoop?
 }
 
 /// Reported while rendering: how far along, and how fast.

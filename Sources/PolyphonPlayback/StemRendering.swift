@@ -38,7 +38,8 @@ extension OfflineRenderer {
     public func renderStems(_ file: MIDIFile, mode: StemMode, stemSink: (Stem) throws -> Sink,
                             mix: Sink? = nil, progress: ((RenderProgress) -> Void)? = nil) throws -> RenderSummary {
         try options.maxDuration.check(file, leadIn: options.leadIn)
-        let schedule = MIDISchedule(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        let schedule = Timeline(file: file, sampleRate: options.sampleRate, leadIn: options.leadIn)
+        let plan = try loopPlan(schedule)
         if soundBank.sampleData.decoder != nil {
             _ = try? soundBank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: soundBank))
         }
@@ -86,8 +87,7 @@ extension OfflineRenderer {
 
         var written: Int64 = 0
         var peak: Float = 0
-        let (maxVoices, elapsed) = try drive(schedule, synth: synth, block: block,
-                                             outputBus: { mode == .channel ? 0 : busOfEvent[$0] },
+        let (maxVoices, elapsed) = try drive(plan, synth: synth, block: block, outputBuses: busOfEvent,
                                              progress: progress) { n in
             synth.render(left: mixL, right: mixR, channels: buffers, frameCount: n)
             for (k, owner) in owners.enumerated() {

@@ -30,6 +30,8 @@ public struct WebAssemblyKit: Sendable {
     public var wrapperPath: String { packageRoot + "/WebAssembly/polyphon.js" }
     /// The AudioWorkletProcessor built on the wrapper.
     public var workletPath: String { packageRoot + "/WebAssembly/polyphon-worklet.js" }
+    /// The MIDI file player the worklet imports.
+    public var midiPlayerPath: String { packageRoot + "/WebAssembly/polyphon-midi-player.js" }
     /// The minimal example page `export-web` writes as `index.html`.
     public var examplePagePath: String { packageRoot + "/WebAssembly/example.html" }
 

@@ -46,13 +46,15 @@ struct BatchRenderCommand: AsyncParsableCommand {
     @Option(help: "A file listing inputs, one path per line (# comments).")
     var manifest: String?
 
-    @Option(name: .shortAndLong, help: "Files rendered at once. Default: $SLURM_CPUS_PER_TASK, else the number of cores.")
+    @Option(name: .shortAndLong, help: "Files rendered at once. Default: $SLURM_CPUS_PER_TASK, else the number of cores (divided by --threads when given).")
     var jobs: Int?
 
     @Option(help: "wav, aiff, caf, flac, ogg, opus or mp3.")
     var format: String = "wav"
 
     @OptionGroup var render: OfflineRenderOptions
+
+    @OptionGroup var loop: LoopOptions
 
     @Option(help: "Also write one file per MIDI channel, per track, or per instrument (program); they add up to the mix.")
     var stems: StemMode?
@@ -93,6 +95,9 @@ struct BatchRenderCommand: AsyncParsableCommand {
             throw ValidationError("--format must be one of wav, aiff, caf, flac, ogg, opus, mp3")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
+        if stems != nil && (loop.looping != nil || loop.length != nil) {
+            throw ValidationError("--stems cannot be combined with --loops, --fade-out, --loop-ready or --length")
+        }
         if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds > 0") }
         if let shard, BatchShard(shard) == nil { throw ValidationError("--shard takes I/N with 0 ≤ I < N") }
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be ≥ 1") }
@@ -104,6 +109,7 @@ struct BatchRenderCommand: AsyncParsableCommand {
         let (soundBank, bankPath) = try render.synthesis.bank.load(quiet: quiet)
         var options = BatchOptions()
         options.render = render.renderOptions
+        loop.apply(to: &options.render)
         options.format = AudioFileFormat(rawValue: format.lowercased()) ?? .wav
         options.sampleFormat = render.sampleFormat ?? .int16
         options.stems = stems
@@ -113,7 +119,16 @@ struct BatchRenderCommand: AsyncParsableCommand {
         options.bankName = bankPath == "built-in" ? "built-in GM bank" : (bankPath as NSString).lastPathComponent
         options.writesReportPage = html
         options.timeout = timeout
-        if let jobs { options.workerCount = jobs }
+        if let threads = render.synthesis.threads {
+            if let jobs {
+                options.workerCount = jobs
+                options.threadsPerInput = threads
+            } else {
+                options.divide(cores: options.workerCount, threadsPerInput: threads)
+            }
+        } else if let jobs {
+            options.workerCount = jobs
+        }
         if !quiet, let part {
             note("polyphon: part \(part) (from \(part.source)): \(part.part(of: all).count) of \(all.count) inputs")
         }

@@ -26,7 +26,8 @@ struct ExportWebCommand: ParsableCommand {
         do {
             try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
             for (source, name) in [(module, "polyphon.wasm"), (kit.wrapperPath, "polyphon.js"),
-                                   (kit.workletPath, "polyphon-worklet.js"), (kit.examplePagePath, "index.html")] {
+                                   (kit.workletPath, "polyphon-worklet.js"),
+                                   (kit.midiPlayerPath, "polyphon-midi-player.js"), (kit.examplePagePath, "index.html")] {
                 let target = output + "/" + name
                 if fm.fileExists(atPath: target) { try fm.removeItem(atPath: target) }
                 try fm.copyItem(atPath: source, toPath: target)
@@ -35,6 +36,6 @@ struct ExportWebCommand: ParsableCommand {
             throw CLIError("\(output): cannot write the kit: \(error.localizedDescription)")
         }
         let size = (try? fm.attributesOfItem(atPath: module)[.size] as? Int) ?? 0
-        print("Wrote \(output): polyphon.wasm (\(size) bytes), polyphon.js, polyphon-worklet.js, index.html")
+        print("Wrote \(output): polyphon.wasm (\(size) bytes), polyphon.js, polyphon-worklet.js, polyphon-midi-player.js, index.html")
     }
 }

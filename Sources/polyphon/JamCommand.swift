@@ -14,11 +14,12 @@ struct JamCommand: ParsableCommand {
         commandName: "jam",
         abstract: "Play Polyphon in a browser: keyboard, 128 General MIDI instruments, record, layer, export.",
         discussion: """
-            polyphon jam [--soundfont F …] [--host 127.0.0.1] [--port 8080] [--open]
+            polyphon jam [--soundfont F …] [--midi DIR] [--host 127.0.0.1] [--port 8080] [--open]
 
             Serves the jam page on 127.0.0.1:8080 (another --host lets anyone on that network play \
             and export) and prints its URL. The banks offered are those given with --soundfont, the \
-            ones discovered on this system and the built-in bank. The server is a package of its \
+            ones discovered on this system and the built-in bank; --midi DIR lists that folder's MIDI \
+            files on the page to play (any file can also be dropped on it). The server is a package of its \
             own (Jam/ in the checkout), built the first time this command runs — several minutes, \
             as it compiles Hummingbird and SwiftNIO — and started at once after that. \
             `polyphon jam --help` after the server is built shows its own options.

@@ -20,8 +20,10 @@ import PolyphonMIDI
 /// - `durationSeconds` (number): time of the last event of any track.
 /// - `tuning` (array): the MIDI Tuning Standard messages and RPN 3/4 tuning selections, one
 ///   object each (``TuningMessageReport``).
-/// - `warnings` (array of strings): the defects the reader repaired, and tuning messages that
-///   cannot be read, one line each.
+/// - `loop` (object, only when the file marks a usable loop): `startSeconds`, `endSeconds`,
+///   `startTick`, `endTick` and `source` (`"markers"`, `"cc111"` or `"emidi"`).
+/// - `warnings` (array of strings): the defects the reader repaired, tuning messages that
+///   cannot be read, and why loop marks were not used, one line each.
 struct MIDIFileReport: Codable, Sendable, Equatable {
     /// The division, as in the `division` JSON object.
     struct DivisionReport: Codable, Sendable, Equatable {
@@ -57,7 +59,17 @@ struct MIDIFileReport: Codable, Sendable, Equatable {
     var tempoChanges: [TempoChangeReport]
     var durationSeconds: Double
     var tuning: [TuningMessageReport]
+    var loop: LoopReport?
     var warnings: [String]
+
+    /// The song's loop, as in the `loop` JSON object.
+    struct LoopReport: Codable, Sendable, Equatable {
+        var startSeconds: Double
+        var endSeconds: Double
+        var startTick: Int
+        var endTick: Int
+        var source: String
+    }
 
     /// Summarises `file`, read from `path`.
     init(file: MIDIFile, path: String) {
@@ -97,8 +109,59 @@ struct MIDIFileReport: Codable, Sendable, Equatable {
         tempoChanges = changes.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element)
         durationSeconds = file.duration
         tuning = TuningMessageReport.all(in: file)
+        let search = file.findLoop()
+        loop = search.loop.map {
+            LoopReport(startSeconds: map.seconds(atTick: $0.startTick), endSeconds: map.seconds(atTick: $0.endTick),
+                       startTick: $0.startTick, endTick: $0.endTick, source: $0.source.rawValue)
+        }
         warnings = file.warnings.map(\.description)
             + tuning.filter { $0.error != nil }.map { "track \($0.track), tick \($0.tick): \($0.summary)" }
+            + search.warnings.map(\.description)
+        loopText = search.loop.map { loop in
+            let bars = "bars \(Self.barBeat(atTick: loop.startTick, in: file)) – \(Self.barBeat(atTick: loop.endTick, in: file))"
+            let passes = loop.count.map { $0 == 0 ? ", for ever" : ", \($0) times" } ?? ""
+            return String(format: "%.3f s – %.3f s", map.seconds(atTick: loop.startTick), map.seconds(atTick: loop.endTick))
+                + " (\(bars), ticks \(loop.startTick) – \(loop.endTick)), from \(loop.source.name)\(passes)"
+        }
+    }
+
+    /// The loop line of the text form (not in the JSON).
+    private var loopText: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case path, format, division, tracks, noteCount, tempoChanges, durationSeconds, tuning, loop, warnings
+    }
+
+    /// `bar:beat` (both from 1) of a tick under the file's time signatures, the beat with its
+    /// fraction when the tick falls between beats.
+    static func barBeat(atTick tick: Int, in file: MIDIFile) -> String {
+        guard case .ticksPerQuarterNote(let tpq) = file.division, tpq > 0 else { return "?" }
+        var signatures: [(tick: Int, signature: TimeSignature)] = []
+        for track in file.format == .independentTracks ? Array(file.tracks.prefix(1)) : file.tracks {
+            for event in track.events {
+                if case .meta(.timeSignature(let signature)) = event.message { signatures.append((event.tick, signature)) }
+            }
+        }
+        signatures.sort { $0.tick < $1.tick }
+        var bar = 0
+        var barStart = 0
+        var beatTicks = Double(tpq)
+        var beatsPerBar = 4
+        for (at, signature) in signatures where at <= tick {
+            // Whole bars up to the change (a change mid-bar starts a new bar).
+            let barTicks = beatTicks * Double(beatsPerBar)
+            let bars = Int((Double(at - barStart) / barTicks).rounded(.up))
+            bar += bars
+            barStart = at
+            beatTicks = signature.denominator > 0 ? Double(tpq) * 4 / Double(signature.denominator) : Double(tpq)
+            beatsPerBar = max(1, Int(signature.numerator))
+        }
+        let barTicks = beatTicks * Double(beatsPerBar)
+        let offset = Double(tick - barStart)
+        bar += Int((offset / barTicks).rounded(.down))
+        let beat = (offset - Double(Int((offset / barTicks).rounded(.down))) * barTicks) / beatTicks + 1
+        let beatText = beat == beat.rounded() ? String(Int(beat)) : String(format: "%.2f", beat)
+        return "\(bar + 1):\(beatText)"
     }
 
     /// A summary readable at a glance.
@@ -137,6 +200,7 @@ struct MIDIFileReport: Codable, Sendable, Equatable {
             lines += tuning.prefix(24).map { "    \($0.text)" }
             if tuning.count > 24 { lines.append("    … (\(tuning.count) in all; --json lists every one)") }
         }
+        if let loopText { lines.append("  loop: \(loopText)") }
         if !warnings.isEmpty {
             lines.append("  warnings:")
             lines += warnings.map { "    \($0)" }

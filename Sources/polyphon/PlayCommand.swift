@@ -29,6 +29,10 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Loop each file forever.")
     var loop = false
 
+    @Option(help: ArgumentHelp("Play the loop each file marks (controller 111, loopStart/loopEnd markers, EMIDI 116/117) N times in all, then the rest of the song; 0 repeats it until stopped.",
+                               valueName: "N"))
+    var loops: Int?
+
     @Option(help: "Tempo scale (2 = twice as fast).")
     var rate: Double = 1
 
@@ -41,12 +45,19 @@ struct PlayCommand: ParsableCommand {
     func validate() throws {
         if !(rate > 0 && rate <= 16) { throw ValidationError("--rate must be > 0 and ≤ 16") }
         if start < 0 { throw ValidationError("--start must be ≥ 0") }
+        if let loops, loops < 0 { throw ValidationError("--loops must be ≥ 0 (0: until stopped)") }
+        if loop && loops != nil { throw ValidationError("--loop (the whole file) cannot be combined with --loops (the loop it marks)") }
     }
 
     func run() throws {
         let songs = try files.map { path -> (String, Song) in
             let file = try MIDIFile(contentsOfFile: path)
             try duration.check(file, path: path)
+            if loops != nil, file.loop == nil {
+                let reasons = file.findLoop().warnings.map(\.description)
+                throw ValidationError("\(path): --loops needs a loop, and the file marks none (controller 111, loopStart/loopEnd markers or EMIDI controllers 116/117)"
+                                      + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
+            }
             return (path, Song(midiFile: file))
         }
         let (soundBank, _) = try synthesis.bank.load(quiet: false)
@@ -61,9 +72,11 @@ struct PlayCommand: ParsableCommand {
         defer { terminal.restore() }
         var quit = false
         for (path, song) in songs where !quit {
-            let player = try MIDIPlayer(song: song, soundBank: soundBank, sampleRate: dev.sampleRate, configuration: config)
+            let player = try MIDIPlayer(song: song, soundBank: soundBank, sampleRate: dev.sampleRate, configuration: config,
+                                        threads: synthesis.threads ?? 1)
             player.rate = rate
             if loop { player.loop = PlayerLoop(beats: 0..<max(song.beat(atSeconds: song.duration), 1), count: .forever) }
+            if let loops { player.numberOfLoops = loops == 0 ? -1 : loops - 1 }
             if start > 0 { player.currentPosition = start }
             let meter = RenderMeter()
             let finished = ManagedAtomic<Bool>(false)

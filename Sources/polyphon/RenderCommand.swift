@@ -45,6 +45,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var render: OfflineRenderOptions
 
+    @OptionGroup var loop: LoopOptions
+
     @Option(help: "Also write one file per MIDI channel, per track or per instrument (OUT-ch01.wav …); they add up to the mix.")
     var stems: StemMode?
 
@@ -81,6 +83,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
         }
         if leadIn < 0 { throw ValidationError("--lead-in must be ≥ 0") }
+        if stems != nil && (loop.looping != nil || loop.length != nil) {
+            throw ValidationError("--stems cannot be combined with --loops, --fade-out, --loop-ready or --length")
+        }
         if alignToFluidsynth && rate != rate.rounded() {
             throw ValidationError("--align-to-fluidsynth needs a whole sample rate")
         }
@@ -95,6 +100,7 @@ struct RenderCommand: ParsableCommand {
         var options = render.renderOptions
         options.leadIn = leadIn
         options.trimLeadingSilence = trim
+        loop.apply(to: &options)
         let renderer = OfflineRenderer(soundBank: soundBank, options: options)
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
 
@@ -106,6 +112,7 @@ struct RenderCommand: ParsableCommand {
                 }
             }
             try render.duration.check(midi, path: input, leadIn: leadIn)
+            try loop.checkLoop(of: midi, path: input)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 let analysis = try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
@@ -116,17 +123,28 @@ struct RenderCommand: ParsableCommand {
             }
             let target = AudioFileTarget(path: path, format: fileFormat, sampleFormat: sampleFormat ?? .int16,
                                          normalization: normalize.flatMap(PeakNormalization.init(argument:)))
-            let summary = try renderer.render(midi, to: target, analyzing: picture, progress: showProgress ? { p in
-                let width = 30
-                let filled = Int(p.fraction * Double(width))
-                let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-                FileHandle.standardError.write(Data(String(format: "\r%@ %3.0f%% %6.0f× ", bar, p.fraction * 100, p.speed).utf8))
-            } : nil)
+            let summary: FileRenderSummary
+            do {
+                summary = try renderer.render(midi, to: target, analyzing: picture, progress: showProgress ? { p in
+                    let width = 30
+                    let filled = Int(p.fraction * Double(width))
+                    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+                    FileHandle.standardError.write(Data(String(format: "\r%@ %3.0f%% %6.0f× ", bar, p.fraction * 100, p.speed).utf8))
+                } : nil)
+            } catch let error as LoopRenderingError {
+                throw CLIError(error.naming(input).description)
+            }
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let r = summary.render
             print(String(format: "%@: %.2f s, peak %.1f dBFS, %.1f LUFS, max %d voices, %.0f× real time%@",
                          path, r.duration, summary.peakDecibels, summary.loudness, r.maxVoices, r.speed,
                          summary.normalizationGain != 0 ? String(format: ", normalised %+.1f dB", summary.normalizationGain) : ""))
+            if let points = r.loop {
+                let inFile = AudioLoopPoints.writesInto(fileFormat) ? "in the file and " : ""
+                print(String(format: "  loop %.3f s – %.3f s (frames %lld – %lld), %@%@",
+                             Double(points.start) / rate, Double(points.end) / rate, points.start, points.end,
+                             inFile, RenderedLoop.jsonPath(besideAudioFileAt: path)))
+            }
             if let analysis = summary.analysis {
                 try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path, options: options)
             }
@@ -137,7 +155,7 @@ struct RenderCommand: ParsableCommand {
     /// as NAME.png (or .svg).
     func drawPicture(_ midi: MIDIFile, input: String, bankName: String, analysis: RenderAnalysis,
                      audioPath: String, options: RenderOptions) throws {
-        let notes = MIDISchedule(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn)
+        let notes = Timeline(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn)
             .noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength, liftPedalsAtEnd: options.liftPedalsAtEnd)
         let picture = RenderPicture(title: (input as NSString).lastPathComponent, bankName: bankName,
                                     analysis: analysis, notes: notes)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PolyphonAudio
 import PolyphonLive
+import PolyphonPlayback
 import PolyphonSoundFont
 import PolyphonSynth
 
@@ -34,9 +35,6 @@ struct SynthCommand: ParsableCommand {
 
     @OptionGroup var sampleRate: SampleRateOption
 
-    @Option(help: "Voices at most.")
-    var polyphony: Int = 256
-
     @OptionGroup var tail: TailOption
 
     func validate() throws {
@@ -55,9 +53,10 @@ struct SynthCommand: ParsableCommand {
         let (soundBank, _) = try synthesis.bank.load(quiet: false)
         let output = try self.output.open(sampleRate: sampleRate.rate)
         let device = output.output
-        var configuration = synthesis.configuration
-        configuration.polyphony = polyphony
-        let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration)
+        let configuration = synthesis.configuration
+        let threads = synthesis.threads ?? 1
+        let synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: device.sampleRate, configuration: configuration,
+                                          threads: threads > 1 ? RenderThreads(count: threads) : nil)
         let live = LiveSynthesizer(synthesizer: synthesizer)
         note(String(format: "polyphon: playing through %@ '%@' at %.0f Hz, period %d frames (%.1f ms), buffer %d frames",
                     device.backendName, device.deviceName, device.sampleRate, device.periodFrames,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PolyphonAudio
 import PolyphonPlayback
 import PolyphonSynth
@@ -22,8 +23,15 @@ struct SynthesisOptions: ParsableArguments {
 
     @OptionGroup var effects: EffectOptions
 
+    @Option(help: "Voices at most (FluidSynth's synth.polyphony), 1–65535; beyond it a new note takes a released voice first, then the quietest and oldest.")
+    var polyphony: Int = 256
+
     @Option(help: "Shortest time a note sounds before its release, in ms (FluidSynth's synth.min-note-length; 0: off).")
     var minNoteLength: Double = 10
+
+    @Option(help: ArgumentHelp("Threads the voices are spread over; the output is the same bytes for any count, and small blocks stay on one thread by themselves. Default: render, every core but the one that encodes and writes the file (at least 1); batch, the cores left over when there are fewer files than cores; play and synth, 1.",
+                               valueName: "n"))
+    var threads: Int?
 
     @Flag(help: "Play as FluidSynth does where the SoundFont text leaves room: pitch in whole cents rounded down, envelope stages and LFO delays in 64-frame blocks, resonant filters following their cutoff over up to 5 blocks (FluidSynth 2.6). Default: exact pitch, times exact to the frame.")
     var fluidsynthCompatible = false
@@ -38,6 +46,8 @@ struct SynthesisOptions: ParsableArguments {
     func validate() throws {
         if gain < 0 || gain > 10 { throw ValidationError("--gain must be 0–10") }
         if !(0...1000).contains(minNoteLength) { throw ValidationError("--min-note-length must be 0–1000 ms") }
+        if !(1...65535).contains(polyphony) { throw ValidationError("--polyphony must be 1–65535") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1–256") }
     }
 
     /// The synthesizer settings these options describe.
@@ -45,6 +55,7 @@ struct SynthesisOptions: ParsableArguments {
         var configuration = SynthesizerConfiguration()
         configuration.gain = gain
         configuration.interpolation = interpolation
+        configuration.polyphony = polyphony
         effects.apply(to: &configuration)
         configuration.minimumNoteLength = minNoteLength / 1000
         configuration.fluidSynthCompatible = fluidsynthCompatible || fluidsynthBlocks
@@ -122,6 +133,8 @@ struct OfflineRenderOptions: ParsableArguments {
         options.maxDuration = duration.limit
         options.endAtLastEvent = endAtLastEvent
         options.liftPedalsAtEnd = !keepPedals
+        // The file is metered, encoded and written on a core of its own (when there are two).
+        options.threads = synthesis.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
         return options
     }
 }

@@ -204,6 +204,22 @@ struct BatchRendererTests {
         #expect(BatchTally(entries: merged).counts == [.ok: all.count])
     }
 
+    /// A corpus renders one file per core; a short list spreads each file over the cores left
+    /// over; `--threads` without `--jobs` renders as many files as the cores then hold.
+    @Test func theCoresAreDividedBetweenFilesAndThreads() {
+        var options = BatchOptions()
+        options.workerCount = 16
+        #expect(options.threadCount(forInputs: 1000) == 1)
+        #expect(options.threadCount(forInputs: 16) == 1)
+        #expect(options.threadCount(forInputs: 3) == 5)
+        #expect(options.threadCount(forInputs: 1) == 16)
+        #expect(options.threadCount(forInputs: 0) == 16)
+        options.divide(cores: 16, threadsPerInput: 4)
+        #expect(options.workerCount == 4 && options.threadCount(forInputs: 1000) == 4)
+        options.divide(cores: 2, threadsPerInput: 4)
+        #expect(options.workerCount == 1 && options.threadCount(forInputs: 1) == 4)
+    }
+
     @Test func inputsMirrorTheTreeAndNeverCollide() throws {
         let dir = try TemporaryDirectory(prefix: "batch-library-inputs")
         let corpus = dir.file("corpus")

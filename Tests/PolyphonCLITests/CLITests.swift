@@ -67,6 +67,35 @@ struct CLITests {
         #expect(abs(b.duration - a.duration) < 1e-9)
     }
 
+    /// `render --threads N` writes the same bytes for every N: a 48-note chord (48 voices, so
+    /// rounds are spread over the threads), in 32-bit float so no dither hides a difference.
+    /// Out-of-range thread and voice counts are refused in one line.
+    @Test func renderWritesTheSameBytesOnAnyNumberOfThreads() throws {
+        let path = CLI.workDirectory + "/chord.mid"
+        var events: [MIDIEvent] = []
+        for key in UInt8(36)..<UInt8(84) { events.append(MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: key, velocity: 90))) }
+        for key in UInt8(36)..<UInt8(84) { events.append(MIDIEvent(tick: 960, message: .noteOff(channel: 0, note: key, velocity: 0))) }
+        events.append(MIDIEvent(tick: 960, message: .meta(.endOfTrack)))
+        try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
+            .write(to: URL(fileURLWithPath: path))
+        var renders: [Data] = []
+        for threads in [1, 2, 3] {
+            let out = CLI.workDirectory + "/chord-\(threads).wav"
+            let r = try CLI.run(["render", path, "-s", try CLI.bankFile(), "-o", out, "--bits", "32f", "-q",
+                                 "--threads", "\(threads)"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("48 voices"), "\(r.stdout)")
+            renders.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(renders[0].count > 44_100 * 8)
+        #expect(renders[1] == renders[0] && renders[2] == renders[0])
+        for bad in [["--threads", "0"], ["--polyphony", "0"]] {
+            let r = try CLI.run(["render", path, "-s", try CLI.bankFile(), "-o", CLI.workDirectory + "/bad.wav", "-q"] + bad)
+            #expect(r.status != 0)
+            #expect(r.stderr.contains(bad[0]), "\(r.stderr)")
+        }
+    }
+
     @Test func renderWritesAWAVThatPythonAndSoxRead() throws {
         let out = CLI.workDirectory + "/song.wav"
         let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "-q"])

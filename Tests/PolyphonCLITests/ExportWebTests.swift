@@ -8,7 +8,7 @@ import Testing
         let dir = CLI.workDirectory + "/web-\(UUID().uuidString)"
         let r = try CLI.run(["export-web", "-o", dir])
         #expect(r.status == 0, "\(r.stderr)")
-        for name in ["polyphon.wasm", "polyphon.js", "polyphon-worklet.js", "index.html"] {
+        for name in ["polyphon.wasm", "polyphon.js", "polyphon-worklet.js", "polyphon-midi-player.js", "index.html"] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + name), "\(name)")
         }
         let size = try FileManager.default.attributesOfItem(atPath: dir + "/polyphon.wasm")[.size] as? Int ?? 0

@@ -26,7 +26,7 @@ import Testing
         let song = Fixtures.song([(0, 69, 7, 480), (0, 72, 1000, 200)],
                                  extra: [MIDIEvent(tick: 1100, message: .controlChange(channel: 0, controller: 64, value: 127)),
                                          MIDIEvent(tick: 1500, message: .controlChange(channel: 0, controller: 64, value: 0))])
-        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        let labels = Timeline(file: song, sampleRate: 44100).noteLabels()
         #expect(labels.map(\.onsetFrame) == [Self.frame(7), Self.frame(1000)])
         #expect(labels.map(\.offsetFrame) == [Self.frame(487), Self.frame(1500)])
         #expect(labels.map(\.pitch) == [69, 72])
@@ -61,7 +61,7 @@ import Testing
         let song = Fixtures.song([(0, 69, 100, 1), (1, 69, 400, 1)],
                                  extra: [MIDIEvent(tick: 404, message: .controlChange(channel: 1, controller: 64, value: 127)),
                                          MIDIEvent(tick: 900, message: .controlChange(channel: 1, controller: 64, value: 0))])
-        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        let labels = Timeline(file: song, sampleRate: 44100).noteLabels()
         // 10 ms at 44.1 kHz is 441 frames: 7 control periods, 448 frames.
         #expect(labels.map(\.offsetFrame) == [Self.frame(100) + 448, Self.frame(400) + 448])
         let capture = RenderCapture()
@@ -76,7 +76,7 @@ import Testing
             #expect(loudest(l.offsetFrame + 2000..<l.offsetFrame + 2200) < 1e-4, "note \(l.channel) is over after it")
         }
         // Turned off, the labels follow the note-offs.
-        #expect(MIDISchedule(file: song, sampleRate: 44100).noteLabels(minimumNoteLength: 0).map(\.offsetFrame)
+        #expect(Timeline(file: song, sampleRate: 44100).noteLabels(minimumNoteLength: 0).map(\.offsetFrame)
                 == [Self.frame(101), Self.frame(401)])
     }
 
@@ -84,7 +84,7 @@ import Testing
         let song = Fixtures.song([(0, 60, 0, 300), (0, 60, 100, 100), (1, 62, 0, 50), (1, 62, 100, 100)],
                                  extra: [MIDIEvent(tick: 10, message: .controlChange(channel: 0, controller: 64, value: 127)),
                                          MIDIEvent(tick: 600, message: .controlChange(channel: 0, controller: 64, value: 0))])
-        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        let labels = Timeline(file: song, sampleRate: 44100).noteLabels()
         // Channel 1 (pedal down): both strikes of key 60 sound until the pedal lifts at 600.
         // Channel 2 (no pedal): the first note ends at its note-off.
         #expect(labels.map { [Int($0.onsetFrame), Int($0.offsetFrame), $0.channel] } == [
@@ -99,7 +99,7 @@ import Testing
         let song = Fixtures.song([(0, 60, 0, 100)],
                                  extra: [MIDIEvent(tick: 50, message: .controlChange(channel: 0, controller: 64, value: 127)),
                                          MIDIEvent(tick: 200, message: .pitchBend(channel: 0, value: 8192))])
-        let schedule = MIDISchedule(file: song, sampleRate: 44100)
+        let schedule = Timeline(file: song, sampleRate: 44100)
         // The last frame carries an event, so the tail begins on the frame after it.
         #expect(schedule.noteLabels().map(\.offsetFrame) == [Self.frame(200) + 1])
         #expect(schedule.noteLabels(liftPedalsAtEnd: false).map(\.offsetFrame) == [Self.frame(200)])
@@ -121,7 +121,7 @@ import Testing
             MIDIEvent(tick: 960, message: .meta(.endOfTrack)),
         ]
         let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
-        let labels = MIDISchedule(file: file, sampleRate: 44100).noteLabels()
+        let labels = Timeline(file: file, sampleRate: 44100).noteLabels()
         let summary = labels.map { [Int($0.onsetFrame), Int($0.offsetFrame), $0.pitch, $0.velocity, $0.channel, $0.program] }
         let f = { (t: Int) in Int(Self.frame(t)) }
         #expect(summary == [
@@ -136,7 +136,7 @@ import Testing
 
     @Test func labelFilesListEveryNote() throws {
         let song = Fixtures.song([(0, 60, 0, 480), (9, 38, 240, 10)])
-        let labels = MIDISchedule(file: song, sampleRate: 48000).noteLabels()
+        let labels = Timeline(file: song, sampleRate: 48000).noteLabels()
         let csv = String(decoding: try NoteLabelFormat.csv.encode(labels, sampleRate: 48000), as: UTF8.self)
         let lines = csv.split(separator: "\n")
         #expect(lines.count == 3)
@@ -190,7 +190,7 @@ import Testing
                                          MIDIEvent(tick: 2000, message: .systemExclusive(xgOn)),
                                          MIDIEvent(tick: 2010, message: .controlChange(channel: 3, controller: 0, value: 127)),
                                          MIDIEvent(tick: 3000, message: .controlChange(channel: 3, controller: 0, value: 0))])
-        let labels = MIDISchedule(file: song, sampleRate: 44100).noteLabels()
+        let labels = Timeline(file: song, sampleRate: 44100).noteLabels()
         #expect(labels.map(\.pitch) == [38, 60, 42, 62])
         #expect(labels.map(\.isDrum) == [true, false, true, false])
 

@@ -31,7 +31,7 @@ struct RenderPictureTests {
         let renderer = OfflineRenderer(soundBank: SineBank.make())
         let summary = try renderer.render(song, to: AudioFileTarget(path: directory.file(name + ".wav"), format: .wav,
                                                                     sampleFormat: .int16), analyzing: true)
-        let notes = MIDISchedule(file: song, sampleRate: renderer.options.sampleRate, leadIn: 0).noteLabels()
+        let notes = Timeline(file: song, sampleRate: renderer.options.sampleRate, leadIn: 0).noteLabels()
         return (try #require(summary.analysis), notes)
     }
 
@@ -162,7 +162,7 @@ struct RenderPictureTests {
         var notes: [(channel: UInt8, key: UInt8, start: Int, length: Int)] = []
         for k in 0..<7200 { notes.append((UInt8(k % 2), UInt8(48 + k % 24), k * 1920, 1500)) }
         let song = BatchCorpus.song(notes, programs: [0: 19, 1: 73])
-        let labels = MIDISchedule(file: song, sampleRate: rate, leadIn: 0).noteLabels()
+        let labels = Timeline(file: song, sampleRate: rate, leadIn: 0).noteLabels()
         #expect(labels.count == 7200)
 
         let dir = try TemporaryDirectory(prefix: "picture-long")

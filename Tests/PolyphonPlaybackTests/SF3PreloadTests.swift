@@ -15,7 +15,7 @@ import PolyphonSynth
     @Test(.enabled(if: RealFiles.available(RealFiles.museScore)))
     func thePresetsASongPlaysAreFound() throws {
         let bank = try SoundFont(contentsOf: RealFiles.museScore)
-        let played = MIDISchedule(file: Self.lateSong, sampleRate: 44_100).presetsPlayed(in: bank)
+        let played = Timeline(file: Self.lateSong, sampleRate: 44_100).presetsPlayed(in: bank)
         let names = played.map { Int(bank.presets[$0].bank) * 1000 + Int(bank.presets[$0].program) }
         #expect(Set(names) == [40, 128_000])
     }

@@ -129,9 +129,10 @@ struct FilterAndPanTests {
             }
             let batch = FilterBatch(frames: frames)
             for lane in 0..<lanes {
-                _ = batch.append(filters + lane, buffer: buffers[lane], events: eventStore + lane, eventCount: 1)
+                _ = batch.append(filters[lane], buffer: buffers[lane], events: eventStore + lane, eventCount: 1)
             }
             batch.process(frames: frames)
+            for lane in 0..<lanes { filters[lane] = batch.filter(lane) }
             let outputs = buffers.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
             let histories = (0..<lanes).flatMap { [filters[$0].hist1, filters[$0].hist2] }
             buffers.forEach { $0.deallocate() }

@@ -3,7 +3,7 @@ import Testing
 import PolyphonSoundFont
 @_spi(Testing) @testable import PolyphonSynth
 
-/// Voices whose filters have settled share one filter per bus (``SharedFilters``). That must
+/// Voices whose filters have settled share one filter per bus (``SharedFilterPool``). That must
 /// sound like every voice filtering on its own — to rounding while voices stay in, and within
 /// a measured bound when they leave — and must not depend on how render calls are sliced.
 @Suite struct SharedFilterTests {

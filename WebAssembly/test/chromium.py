@@ -2,7 +2,8 @@
 
 Shared by run-in-chromium.py and bench-in-chromium.py: the files are served from a temporary
 directory on 127.0.0.1, the page is opened in headless Chromium (chromium + chromium-driver +
-python3-selenium) with the flags an audio page needs, and window.result is polled for.
+python3-selenium) with the flags an audio page needs, and window.result is polled for. The jam
+page's tests start their browser with `start_driver`.
 """
 import functools, http.server, os, shutil, sys, tempfile, threading
 
@@ -10,8 +11,8 @@ FLAGS = ["--headless=new", "--no-sandbox", "--autoplay-policy=no-user-gesture-re
          "--disable-gpu", "--disable-dev-shm-usage"]
 
 
-def run_page(files, page, query="", timeout=120):
-    """Serves `files` ({name: path}), opens `page` with `query` and returns window.result.
+def start_driver(extra_flags=(), timeout=120):
+    """Headless Chromium (a selenium driver) with the flags an audio page needs and `extra_flags`.
     Exits with 2 when Chromium, its driver or selenium is missing."""
     try:
         from selenium import webdriver
@@ -24,6 +25,18 @@ def run_page(files, page, query="", timeout=120):
     if not binary or not os.path.exists(driver_path):
         print("chromium or chromium-driver is not installed", file=sys.stderr)
         sys.exit(2)
+    options = webdriver.ChromeOptions()
+    for flag in [*FLAGS, *extra_flags]:
+        options.add_argument(flag)
+    options.binary_location = binary
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_script_timeout(timeout)
+    return driver
+
+
+def run_page(files, page, query="", timeout=120):
+    """Serves `files` ({name: path}), opens `page` with `query` and returns window.result.
+    Exits with 2 when Chromium, its driver or selenium is missing."""
     site = tempfile.mkdtemp(prefix="polyphon-chromium-")
     try:
         for name, path in files.items():
@@ -38,13 +51,8 @@ def run_page(files, page, query="", timeout=120):
 
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        options = webdriver.ChromeOptions()
-        for flag in FLAGS:
-            options.add_argument(flag)
-        options.binary_location = binary
-        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        driver = start_driver(timeout=timeout)
         try:
-            driver.set_script_timeout(timeout)
             driver.get(f"http://127.0.0.1:{server.server_port}/{page}?{query}")
             result = driver.execute_async_script("""
                 const done = arguments[arguments.length - 1];

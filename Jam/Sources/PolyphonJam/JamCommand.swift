@@ -14,11 +14,15 @@ struct JamCommand: AsyncParsableCommand {
             Serves the jam page and prints its URL. The page runs Polyphon's WebAssembly module (built \
             from this checkout's sources on first use) in an AudioWorklet and fetches one preset at a \
             time from the banks listed here: those given with --soundfont, the ones discovered on this \
-            system, and the built-in bank. Binds to 127.0.0.1 unless --host says otherwise.
+            system, and the built-in bank; --midi DIR lists that folder's MIDI files to play. Binds to 127.0.0.1 unless --host says otherwise.
             """)
 
     @Option(name: [.customLong("soundfont"), .customShort("s")], help: "A bank to offer (SF2/SF3/DLS/plist); repeat for more.")
     var soundfonts: [String] = []
+
+    @Option(name: .customLong("midi"),
+            help: ArgumentHelp("A folder of MIDI files (.mid, .midi, .kar, .rmi) the page lists to play.", valueName: "dir"))
+    var midiFolder: String?
 
     @Option(help: "Address to listen on. Anything but loopback lets anyone on that network play and export.")
     var host = "127.0.0.1"
@@ -42,11 +46,15 @@ struct JamCommand: AsyncParsableCommand {
         }
         let entries: [BankCatalog.Entry]
         do { entries = try BankCatalog.discover(paths: soundfonts) } catch { throw JamFailure("\(error)") }
+        var songs = SongFolder()
+        if let midiFolder {
+            do { songs = try SongFolder.scan(midiFolder) } catch { throw JamFailure(error.description) }
+        }
         if !Self.isLoopback(host) {
             FileHandle.standardError.write(Data("polyphon jam: listening on \(host): anyone on that network can play and export\n".utf8))
         }
         let server = JamServer(catalog: BankCatalog(entries: entries),
-                               files: .standard(kit: kit, page: StaticFiles.pageFolder))
+                               files: .standard(kit: kit, page: StaticFiles.pageFolder), songs: songs)
         let host = self.host, open = self.open
         let app = Application(
             router: server.router(),

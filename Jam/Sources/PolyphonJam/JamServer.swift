@@ -13,6 +13,8 @@ import PolyphonWebKit
 /// - `GET /api/banks/{id}/presets`: a bank's presets (bank, program, name).
 /// - `GET /api/banks/{id}/presets/{bank}/{program}?v={version}`: that preset as an SF2 subset;
 ///   cached by the browser for good (the version changes with the bank's file).
+/// - `GET /api/songs`: the MIDI files of `--midi DIR` (id, file name, size); `GET /api/songs/{id}`
+///   one of them.
 /// - `POST /api/export/midi`: a take (JSON, ``Take``) → a Standard MIDI File.
 /// - `POST /api/export/audio?format=wav|flac&bits=16|24|32f`: a take rendered by the native
 ///   engine, the same samples the page played.
@@ -23,10 +25,12 @@ struct JamServer: Sendable {
     let files: StaticFiles
     let limits: JamLimits
     let gate: RenderGate
+    let songs: SongFolder
 
-    init(catalog: BankCatalog, files: StaticFiles, limits: JamLimits = JamLimits()) {
+    init(catalog: BankCatalog, files: StaticFiles, limits: JamLimits = JamLimits(), songs: SongFolder = SongFolder()) {
         self.catalog = catalog
         self.files = files
+        self.songs = songs
         self.limits = limits
         self.gate = RenderGate(capacity: limits.concurrentRenders)
     }
@@ -72,6 +76,12 @@ struct JamServer: Sendable {
             } catch let error as BankCatalog.Failure {
                 throw HTTPError(error.notFound ? .notFound : .internalServerError, message: error.description)
             }
+        }
+        router.get("/api/songs") { _, _ -> Response in try Self.json(songs.listing) }
+        router.get("/api/songs/:id") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            guard let data = songs.bytes(id) else { throw HTTPError(.notFound, message: "no song \(id)") }
+            return Self.response(data, type: "audio/midi", headers: [.cacheControl: "no-cache"])
         }
         router.post("/api/export/midi") { request, context -> Response in
             let (take, events) = try await readTake(request)

@@ -14,7 +14,7 @@ struct StaticFiles: Sendable {
     var table: [(route: String, file: File)]
 
     /// The page (`index.html`, `jam.js`, `jam.css`) and the kit (`polyphon.wasm`, `polyphon.js`,
-    /// `polyphon-worklet.js`).
+    /// `polyphon-worklet.js` and the MIDI file player it imports, `polyphon-midi-player.js`).
     static func standard(kit: WebAssemblyKit, page: String) -> StaticFiles {
         StaticFiles(table: [
             ("/", File(path: page + "/index.html", type: "text/html; charset=utf-8")),
@@ -24,6 +24,7 @@ struct StaticFiles: Sendable {
             ("/polyphon.wasm", File(path: kit.modulePath, type: "application/wasm")),
             ("/polyphon.js", File(path: kit.wrapperPath, type: "text/javascript; charset=utf-8")),
             ("/polyphon-worklet.js", File(path: kit.workletPath, type: "text/javascript; charset=utf-8")),
+            ("/polyphon-midi-player.js", File(path: kit.midiPlayerPath, type: "text/javascript; charset=utf-8")),
         ])
     }
 

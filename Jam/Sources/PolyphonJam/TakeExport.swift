@@ -46,8 +46,8 @@ enum TakeExport {
     }
 
     /// The take's events on their frames, as the page's synthesizer played them.
-    static func schedule(_ take: Take, events: [Take.Event]) -> MIDISchedule {
-        MIDISchedule(events: events.map { MIDISchedule.Event(frame: $0.frame, track: $0.layer, message: $0.message) },
+    static func schedule(_ take: Take, events: [Take.Event]) -> Timeline {
+        Timeline(events: events.map { Timeline.Event(frame: $0.frame, track: $0.layer, message: $0.message) },
                      sampleRate: take.sampleRate)
     }
 

@@ -14,8 +14,8 @@ import PolyphonWebKit
 /// `python3-selenium`), scripted through `window.jam` by `jam-in-chromium.py` against a live
 /// server: A4's pitch, another instrument's different sound, a recorded take and a layer over it
 /// exported as MIDI, the playback against a native render, the take surviving a reload, and
-/// screenshots at a desktop's and a phone's size. Required under `CI=true`.
-@Suite struct JamBrowserTests {
+/// screenshots at a desktop's and a phone's size. Required under `CI=true`. One browser at a time (serialized).
+@Suite(.serialized) struct JamBrowserTests {
     static var chromiumAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
@@ -72,12 +72,9 @@ import PolyphonWebKit
         return (word(16), word(20))
     }
 
-    @Test(.enabled(if: RealFiles.isCI || chromiumAvailable), .timeLimit(.minutes(10)))
-    func thePagePlaysRecordsLayersAndExportsInChromium() async throws {
-        let out = NSTemporaryDirectory() + "polyphon-jam-browser-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        // A real General MIDI bank (FluidR3_GM, required under CI), else the built-in one.
+    /// Runs `script` against a live server on a General MIDI bank (FluidR3_GM, required under
+    /// CI, else the built-in one) with `out` as its folder; returns the bank and `result.json`.
+    static func runPage(script: String, out: String) async throws -> (bank: SoundFont, result: [String: Any]) {
         let real = RealFiles.available(RealFiles.fluidR3)
         let entries = try BankCatalog.discover(paths: real ? [RealFiles.fluidR3] : [],
                                                locator: SoundBankLocator(environment: [:], homeDirectory: out, systemRoot: out))
@@ -89,12 +86,39 @@ import PolyphonWebKit
         let status = try await app.test(.live) { client in
             let port = try #require(client.port)
             return try await Task.detached {
-                try runProcess(RealFiles.python, [Self.script, "http://127.0.0.1:\(port)/", out])
+                try runProcess(RealFiles.python, [script, "http://127.0.0.1:\(port)/", out])
             }.value
         }
         #expect(status.status == 0, "\(status.stderr)")
         try #require(status.status == 0)
         let result = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/result.json"))) as! [String: Any]
+        return (try await catalog.bank(entries[0].id), result)
+    }
+
+    /// Copies screenshots to the folder `POLYPHON_JAM_SCREENSHOTS` names, as `jam-NAME`.
+    static func keepScreenshots(_ names: [String], from out: String) throws {
+        guard let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] else { return }
+        for name in names {
+            try? FileManager.default.removeItem(atPath: keep + "/jam-" + name)
+            try FileManager.default.copyItem(atPath: out + "/" + name, toPath: keep + "/jam-" + name)
+        }
+    }
+
+    /// A fresh folder for one test's files, removed when `body` returns.
+    static func withFolder(_ body: (String) async throws -> Void) async throws {
+        let out = NSTemporaryDirectory() + "polyphon-jam-browser-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try await body(out)
+    }
+
+    @Test(.enabled(if: RealFiles.isCI || chromiumAvailable), .timeLimit(.minutes(10)))
+    func thePagePlaysRecordsLayersAndExportsInChromium() async throws {
+        try await Self.withFolder { out in try await Self.playRecordAndExport(out) }
+    }
+
+    static func playRecordAndExport(_ out: String) async throws {
+        let (bank, result) = try await runPage(script: script, out: out)
         let rate = try #require(result["sampleRate"] as? Double)
 
         // A4 at 440 Hz ± 5 cents, audible.
@@ -149,7 +173,6 @@ import PolyphonWebKit
 
         // What the page played back is what the native engine renders from the take.
         let playback = try Self.floats(out + "/playback.f32")
-        let bank = try await catalog.bank(entries[0].id)
         let events = try take2.checkedEvents(limits: JamLimits())
         var native: [Float] = []
         _ = try OfflineRenderer(soundBank: bank, options: TakeExport.renderOptions(take2, limits: JamLimits()))
@@ -171,11 +194,6 @@ import PolyphonWebKit
         #expect(result["layersAfterReload"] as? Int == 2)
         #expect(try Self.pngSize(out + "/desktop.png") == (1280, 800))
         #expect(try Self.pngSize(out + "/phone.png") == (844, 390))
-        if let keep = ProcessInfo.processInfo.environment["POLYPHON_JAM_SCREENSHOTS"] {
-            for name in ["desktop.png", "phone.png"] {
-                try? FileManager.default.removeItem(atPath: keep + "/jam-" + name)
-                try FileManager.default.copyItem(atPath: out + "/" + name, toPath: keep + "/jam-" + name)
-            }
-        }
+        try keepScreenshots(["desktop.png", "phone.png"], from: out)
     }
 }

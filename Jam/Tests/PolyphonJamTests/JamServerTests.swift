@@ -81,6 +81,39 @@ import PolyphonTestSupport
 
     struct BankListing: Decodable { var banks: [BankCatalog.Entry]; var defaultBank: String }
 
+    @Test func listsTheMIDIFolderBySongIDWithoutPaths() async throws {
+        let dir = NSTemporaryDirectory() + "polyphon-jam-songs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/Private Folder", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let song = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(96), tracks: [MIDITrack(events: [
+            MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: 60, velocity: 100)),
+            MIDIEvent(tick: 96, message: .noteOff(channel: 0, note: 60, velocity: 0))])]).serialized()
+        for name in ["a.mid", "Private Folder/b.KAR", "notes.txt", "big.mid"] {
+            try Data(name == "big.mid" ? [UInt8](repeating: 0, count: 2_000) : song).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        let songs = try SongFolder.scan(dir, maxFileBytes: 1_000)
+        #expect(throws: SongFolder.Failure.self) { try SongFolder.scan(dir + "/a.mid") }
+        let server = JamServer(catalog: BankCatalog(entries: []), files: StaticFiles(table: []), songs: songs)
+        try await Application(router: server.router()).test(.router) { client in
+            var listing: [SongFolder.Entry] = []
+            try await client.execute(uri: "/api/songs", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(!text.contains(dir) && !text.contains("Private") && !text.contains("\"path\""))
+                listing = try JSONDecoder().decode([SongFolder.Entry].self, from: Data(buffer: response.body))
+            }
+            // Sorted by path; the oversized file and the text file are not offered.
+            #expect(listing.map(\.name) == ["Private Folder/b.KAR", "a.mid"].map { ($0 as NSString).lastPathComponent })
+            for entry in listing {
+                try await client.execute(uri: "/api/songs/\(entry.id)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect([UInt8](Data(buffer: response.body)) == song)
+                }
+            }
+            try await client.execute(uri: "/api/songs/0123456789abcdef", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/songs/..%2Fa.mid", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
     @Test func aPresetSubsetParsesAndPlaysLikeTheFullBank() async throws {
         try await Self.withServer { client, _ in
             let version = try await client.execute(uri: "/api/banks", method: .get) { response in
@@ -247,7 +280,7 @@ import PolyphonTestSupport
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("<title>Polyphon jam</title>"))
             }
-            for uri in ["/jam.js", "/jam.css", "/gm.js", "/polyphon.js", "/polyphon-worklet.js"] {
+            for uri in ["/jam.js", "/jam.css", "/gm.js", "/polyphon.js", "/polyphon-worklet.js", "/polyphon-midi-player.js"] {
                 try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "\(uri)") }
             }
             for uri in ["/../Package.swift", "/%2e%2e/Package.swift", "/jam.js/../../../Package.swift", "/Page/index.html",

@@ -10,53 +10,15 @@ take2.mid), plays the two-layer take back (playback.f32), reloads the page (resu
 whether the take survived, and how long newly chosen instruments took to load), and takes screenshots at 1280x800 and 844x390 (desktop.png,
 phone.png). Exit 2 when Chromium or selenium is missing, 1 when the page fails.
 """
-import base64, json, os, shutil, sys
+import base64, json, os, sys
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-except ImportError:
-    print("python3-selenium is not installed", file=sys.stderr)
-    sys.exit(2)
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jam_page import JamPage
 
 url, out = sys.argv[1:3]
-binary = shutil.which("chromium") or shutil.which("chromium-browser")
-driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not binary or not os.path.exists(driver_path):
-    print("chromium or chromium-driver is not installed", file=sys.stderr)
-    sys.exit(2)
-options = webdriver.ChromeOptions()
-for flag in ["--headless=new", "--no-sandbox", "--autoplay-policy=no-user-gesture-required",
-             "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]:
-    options.add_argument(flag)
-options.binary_location = binary
-driver = webdriver.Chrome(service=Service(driver_path), options=options)
-driver.set_script_timeout(180)
-
-def run(body):
-    """Runs an async JavaScript body; its return value comes back (errors as {error})."""
-    result = driver.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-        const b64 = (floats) => { const u = new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength);
-          let s = ""; for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000)); return btoa(s); };
-        const bytes64 = (u) => { let s = ""; for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000)); return btoa(s); };
-        (async () => { """ + body + """ })().then(done, (e) => done({ error: String(e && e.stack || e) }));""")
-    if isinstance(result, dict) and "error" in result:
-        raise RuntimeError(result["error"])
-    return result
-
-def viewport(width, height, mobile=False):
-    """The page's own size (a window's would include the browser's frame)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
-
-def write(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(data)
-
-def capture(name, result):
-    write(name, base64.b64decode(result["left"]) + base64.b64decode(result["right"]))
+page = JamPage(url, out, timeout=180)
+driver, run, viewport, write, capture = page.driver, page.run, page.viewport, page.write, page.capture
 
 try:
     viewport(1280, 800)
@@ -130,12 +92,6 @@ try:
                                      "instrumentSwitchMs": switches}).encode())
     print(f"jam page played in Chromium at {info['sampleRate']} Hz")
 except Exception as error:
-    print(f"the page failed: {error}", file=sys.stderr)
-    try:
-        for entry in driver.get_log("browser")[-20:]:
-            print(entry.get("message"), file=sys.stderr)
-    except Exception:
-        pass
-    sys.exit(1)
+    page.failed(error)
 finally:
     driver.quit()

@@ -23,7 +23,7 @@ public enum PictureFormat: String, Sendable, CaseIterable {
 ///
 /// ```swift
 /// let summary = try renderer.render(midi, to: target, analyzing: true)
-/// let notes = MIDISchedule(file: midi, sampleRate: 44_100, leadIn: 0).noteLabels()
+/// let notes = Timeline(file: midi, sampleRate: 44_100, leadIn: 0).noteLabels()
 /// let picture = RenderPicture(title: "song.mid", bankName: "FluidR3_GM.sf2",
 ///                             analysis: summary.analysis!, notes: notes)
 /// try picture.data(format: .png).write(to: URL(fileURLWithPath: "song.png"))

@@ -14,13 +14,14 @@ import PolyphonSynth
 /// and never blocks.
 ///
 /// ## Threads
-/// One thread at a time renders (``render(left:right:frameCount:)``): the **render** thread. Any
-/// other thread may use the rest of the API (the **control** side), which a lock keeps
-/// consistent; the render thread never takes that lock. The control side talks to the render
-/// thread through a lock-free command queue and by publishing immutable snapshots of the song;
-/// the render thread talks back through a lock-free callback queue that the control side drains
-/// with ``deliverCallbacks()`` (or a queue started with
-/// ``startDeliveringCallbacks(on:interval:)``), running the handlers on the draining thread.
+/// One thread at a time renders (``render(left:right:frameCount:)``): the **render** thread,
+/// which drives the engine the offline renderer also runs (the song's timeline, its loop and
+/// tail rules). Any other thread may use the rest of the API (the **control** side), which a
+/// lock keeps consistent; the render thread never takes that lock. The two sides share only a
+/// mailbox: a lock-free command queue and immutable plans of the song published to the render
+/// thread, a lock-free callback queue back that the control side drains with
+/// ``deliverCallbacks()`` (or a queue started with ``startDeliveringCallbacks(on:interval:)``),
+/// running the handlers on the draining thread, and a few atomics.
 ///
 /// ## Editing while playing
 /// Change ``song`` (or call ``edit(_:)``) at any time: the render thread switches to the new
@@ -42,73 +43,48 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// The output sample rate.
     public var sampleRate: Double { synthesizer.sampleRate }
 
-    // MARK: Control-side state
+    // MARK: Control-side state (under `controlLock`)
 
-    private var songValue: Song
-    /// True when ``songValue`` or the settings changed since the last published timeline.
+    var songValue: Song
+    /// True when ``songValue`` changed since the last published plan.
     private var timelineIsStale = false
     private var muted: Set<Int> = []
     private var soloed: Set<Int> = []
-    private var flags = PlayerTimeline.CallbackFlags()
-    /// The latest timeline built on the control side.
-    private var latestTimeline: PlayerTimeline
-    /// Timelines the render thread may still read; released once it has moved past them.
-    private var liveTimelines: [PlayerTimeline] = []
+    var flags = PlaybackPlan.CallbackFlags()
+    /// The latest plan built on the control side.
+    private var latestPlan: PlaybackPlan
+    /// Plans the render thread may still read; released once it has moved past them.
+    private var livePlans: [PlaybackPlan] = []
     private var nextGeneration = 1
     /// Seek plans the render thread may still read.
     private var liveSeekPlans: [SeekPlan] = []
     private var nextCommandSerial = 1
     private var rateValue = 1.0
     private var loopValue: PlayerLoop?
+    private var numberOfLoopsValue = 0
+    /// The loop the song marks, found when ``numberOfLoops`` first needs it after a change.
+    private var markedLoop: MIDILoop??
     private var maximumTailValue = 10.0
-    private var isPaused = false
+    var isPaused = false
     /// Run by ``deliverCallbacks()`` at completion; internal so a bounce can keep it.
     var completionHandler: (() -> Void)?
-    private var eventHandler: ((PlayerCallback) -> Void)?
-    private var beatHandler: ((PlayerCallback) -> Void)?
-    private var barHandler: ((PlayerCallback) -> Void)?
-    private var markerHandler: ((PlayerCallback) -> Void)?
-    private var lyricHandler: ((PlayerCallback) -> Void)?
-    private var deliveryTimer: DispatchSourceTimer?
+    var handlers = PlayerCallbackHandlers()
+    var deliveryTimer: DispatchSourceTimer?
     /// Guards the control-side state, so any thread may call the control API (the render thread
     /// never takes it).
-    private let controlLock = NSRecursiveLock()
+    let controlLock = NSRecursiveLock()
     /// The song changed since its SF3 samples were last decoded ahead (``prepareToPlay()``).
     private var samplesNeedPreloading = true
 
-    // MARK: Shared between the threads (lock-free)
+    // MARK: The two sides
 
-    let pendingTimeline = ManagedAtomic<UnsafeMutableRawPointer?>(nil)
-    let renderGeneration = ManagedAtomic<Int>(0)
-    let liftsPedalsAtEndFlag = ManagedAtomic<Bool>(true)
-    let appliedCommandSerial = ManagedAtomic<Int>(0)
-    let positionBits = ManagedAtomic<UInt64>(0)
-    let playingFlag = ManagedAtomic<Bool>(false)
-    let droppedCallbackCount = ManagedAtomic<Int>(0)
-    let lastCompletionFrame = ManagedAtomic<Int64>(-1)
-    let commands: SPSCRing<PlayerCommand>
-    let callbacks: SPSCRing<PlayerCallback>
+    /// What the control side and the render thread share.
+    let mailbox: PlayerMailbox
+    /// The render thread's engine: touched only inside ``render(left:right:frameCount:)``.
+    let engine: PlaybackEngine
 
-    // MARK: Render-side state (touched only inside render)
-
-    var renderTimeline: Unmanaged<PlayerTimeline>
-    var renderState = RenderState.stopped
-    /// The song position in frames at rate 1 (fractional when the rate is not 1).
-    var position = 0.0
-    var nextEvent = 0
-    var nextGridPoint = 0
-    var renderRate = 1.0
-    var renderLoop: PlayerLoop?
-    /// Jumps back still to make: −1 for forever.
-    var loopJumpsLeft = 0
-    var loopStartFrame = 0.0
-    var loopEndFrame = 0.0
-    var renderMaximumTail = 10.0
-    let activeNotes: UnsafeMutablePointer<ActiveNote>
-    let activeNoteCapacity: Int
-    var activeNoteCount = 0
-    var outputFrame: Int64 = 0
-    var tailFrames: Int64 = 0
+    /// The output frame of the last completion (−1: none since the last play).
+    var lastCompletionFrame: ManagedAtomic<Int64> { mailbox.completionFrame }
 
     /// Creates a player for a song.
     ///
@@ -120,10 +96,12 @@ public final class MIDIPlayer: @unchecked Sendable {
     ///     the song uses.
     ///   - callbackCapacity: how many callbacks may wait for delivery before new ones are
     ///     dropped (counted in ``droppedCallbacks``).
+    ///   - threads: threads the synthesizer spreads its voices over, the render thread
+    ///     included (``RenderThreads``); the sound is the same for any count.
     /// - Throws: `SynthesizerError` for an unsupported rate or configuration.
     public init(song: Song, soundBank: SoundFont, sampleRate: Double = 44100,
                 configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
-                callbackCapacity: Int = 4096) throws {
+                callbackCapacity: Int = 4096, threads: Int = 1) throws {
         var configuration = configuration
         var highestPort = 0
         for track in song.tracks {
@@ -132,19 +110,18 @@ public final class MIDIPlayer: @unchecked Sendable {
             }
         }
         configuration.channelCount = min(256, max(configuration.channelCount, 16 * (highestPort + 1)))
-        synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration)
+        synthesizer = try Synthesizer(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration,
+                                      threads: threads > 1 ? RenderThreads(count: threads) : nil)
         songValue = song
-        commands = SPSCRing(minimumCapacity: 256)
-        callbacks = SPSCRing(minimumCapacity: callbackCapacity)
-        activeNoteCapacity = max(256, configuration.polyphony * 2)
-        activeNotes = .allocate(capacity: activeNoteCapacity)
-        let timeline = PlayerTimeline(song: song, sampleRate: sampleRate,
-                                      channelPorts: max(1, configuration.channelCount / 16),
-                                      muted: [], soloed: [], flags: flags)
-        timeline.generation = 0
-        latestTimeline = timeline
-        liveTimelines = [timeline]
-        renderTimeline = Unmanaged.passUnretained(timeline)
+        mailbox = PlayerMailbox(callbackCapacity: callbackCapacity)
+        let timeline = Timeline(song: song, sampleRate: sampleRate, channelPorts: max(1, configuration.channelCount / 16))
+        let plan = PlaybackPlan(timeline: timeline, loop: nil, audible: song.tracks.map { _ in true },
+                                flags: flags, grid: [])
+        plan.generation = 0
+        latestPlan = plan
+        livePlans = [plan]
+        engine = PlaybackEngine(synthesizer: synthesizer, plan: plan, noteCapacity: max(256, configuration.polyphony * 2),
+                                callbacks: mailbox)
     }
 
     /// Creates a player for a Standard MIDI File (read with `Song.init(midiFile:)`).
@@ -166,7 +143,6 @@ public final class MIDIPlayer: @unchecked Sendable {
 
     deinit {
         deliveryTimer?.cancel()
-        activeNotes.deallocate()
     }
 
     // MARK: - The song
@@ -179,19 +155,22 @@ public final class MIDIPlayer: @unchecked Sendable {
         set {
             controlLock.lock(); defer { controlLock.unlock() }
             songValue = newValue
-            timelineIsStale = true
-            samplesNeedPreloading = true
-            if isPlaying || isPaused { publishTimeline() }
+            songChanged()
         }
+    }
+
+    private func songChanged() {
+        timelineIsStale = true
+        samplesNeedPreloading = true
+        markedLoop = nil
+        if isPlaying || isPaused { publishPlan() }
     }
 
     /// Edits the song in place (see ``song``).
     public func edit(_ body: (inout Song) -> Void) {
         controlLock.lock(); defer { controlLock.unlock() }
         body(&songValue)
-        timelineIsStale = true
-        samplesNeedPreloading = true
-        if isPlaying || isPaused { publishTimeline() }
+        songChanged()
     }
 
     /// Gets the song ready to play: builds its timeline (event frames, beat grid) and hands it
@@ -200,14 +179,12 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// the presets the song plays are decoded here, on every core, not on the render thread.
     public func prepareToPlay() {
         controlLock.lock(); defer { controlLock.unlock() }
-        if timelineIsStale { publishTimeline() }
+        if timelineIsStale { publishPlan() }
         if samplesNeedPreloading {
             samplesNeedPreloading = false
             let bank = synthesizer.soundBank
             if bank.sampleData.decoder != nil {
-                let file = songValue.midiFile(ticksPerQuarterNote: songValue.ticksPerQuarterNote)
-                let schedule = MIDISchedule(file: file, sampleRate: synthesizer.sampleRate)
-                _ = try? bank.preloadSamples(forPresetsAt: schedule.presetsPlayed(in: bank))
+                _ = try? bank.preloadSamples(forPresetsAt: latestPlan.timeline.presetsPlayed(in: bank))
             }
         }
         releaseRetiredObjects()
@@ -216,7 +193,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     // MARK: - Transport
 
     /// Whether the song is playing (including the tail after its last event).
-    public var isPlaying: Bool { playingFlag.load(ordering: .acquiring) }
+    public var isPlaying: Bool { mailbox.isPlaying.load(ordering: .acquiring) }
 
     /// Starts or resumes playback.
     ///
@@ -234,12 +211,14 @@ public final class MIDIPlayer: @unchecked Sendable {
         if !isPaused {
             var start = currentPosition
             // After the song completed (and no seek since), play it again from the start.
-            if start >= duration || lastCompletionFrame.load(ordering: .acquiring) >= 0 { start = 0 }
+            if start >= duration || mailbox.completionFrame.load(ordering: .acquiring) >= 0 { start = 0 }
             enqueueSeek(toSeconds: start)
+            // Every play from a stop repeats the loop as often as asked.
+            send(.loopJumps(loopJumps))
         }
         isPaused = false
-        lastCompletionFrame.store(-1, ordering: .relaxed)
-        playingFlag.store(true, ordering: .releasing)
+        mailbox.completionFrame.store(-1, ordering: .relaxed)
+        mailbox.isPlaying.store(true, ordering: .releasing)
         send(.play)
     }
 
@@ -262,7 +241,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     public func stop() {
         controlLock.lock(); defer { controlLock.unlock() }
         isPaused = false
-        playingFlag.store(false, ordering: .releasing)
+        mailbox.isPlaying.store(false, ordering: .releasing)
         send(.stop)
     }
 
@@ -271,7 +250,7 @@ public final class MIDIPlayer: @unchecked Sendable {
         controlLock.lock(); defer { controlLock.unlock() }
         guard isPlaying else { return }
         isPaused = true
-        playingFlag.store(false, ordering: .releasing)
+        mailbox.isPlaying.store(false, ordering: .releasing)
         send(.pause)
     }
 
@@ -279,22 +258,22 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// silences sounding notes, resets the synthesizer and restores every controller, program
     /// and pitch bend the song has set before the new position ("chase"), as a DAW does.
     public var currentPosition: Double {
-        get { min(Double(bitPattern: positionBits.load(ordering: .acquiring)) / sampleRate, duration) }
+        get { min(Double(bitPattern: mailbox.positionBits.load(ordering: .acquiring)) / sampleRate, duration) }
         set {
             controlLock.lock(); defer { controlLock.unlock() }
             prepareToPlay()
-            lastCompletionFrame.store(-1, ordering: .relaxed)
+            mailbox.completionFrame.store(-1, ordering: .relaxed)
             enqueueSeek(toSeconds: min(max(0, newValue), duration))
         }
     }
 
     /// The position in quarter notes.
     public var currentBeat: Double {
-        get { controlLock.lock(); defer { controlLock.unlock() }; return latestTimeline.tempoMap.beats(atSeconds: currentPosition) }
+        get { controlLock.lock(); defer { controlLock.unlock() }; return latestPlan.timeline.tempoMap.beats(atSeconds: currentPosition) }
         set {
             controlLock.lock(); defer { controlLock.unlock() }
             prepareToPlay()
-            currentPosition = latestTimeline.tempoMap.seconds(atBeats: max(0, newValue))
+            currentPosition = latestPlan.timeline.tempoMap.seconds(atBeats: max(0, newValue))
         }
     }
 
@@ -302,7 +281,7 @@ public final class MIDIPlayer: @unchecked Sendable {
     public var duration: Double {
         controlLock.lock(); defer { controlLock.unlock() }
         if timelineIsStale { return songValue.duration }
-        return latestTimeline.duration
+        return latestPlan.timeline.duration
     }
 
     /// The playback speed: 2 plays twice as fast (the song lasts half as long), 0.5 half as
@@ -317,14 +296,59 @@ public final class MIDIPlayer: @unchecked Sendable {
     }
 
     /// A range to repeat, or `nil`. Set it before or during playback; it applies when the
-    /// position next reaches the range's end.
+    /// position next reaches the range's end, and takes the place of the song's own loop
+    /// (``numberOfLoops``).
     public var loop: PlayerLoop? {
         get { controlLock.lock(); defer { controlLock.unlock() }; return loopValue }
         set {
             controlLock.lock(); defer { controlLock.unlock() }
             loopValue = newValue
-            send(.loop(newValue))
+            publishSettings()
+            send(.loopJumps(loopJumps))
         }
+    }
+
+    /// How many times playback jumps back to the start of the loop the song marks (controller
+    /// 111, `loopStart`/`loopEnd` markers or EMIDI controllers 116/117: `MIDILoop`) before it
+    /// plays on past the loop's end, as `AVAudioPlayer.numberOfLoops` counts: 0 (the default)
+    /// plays the song as written, 1 plays the loop twice, a negative value repeats it until
+    /// playback stops. The jump is sample-exact: the notes still held are released and ring on,
+    /// the controllers, programs and pitch bends the loop began with are restored, and
+    /// ``onLoop(_:)`` reports it. A song without a loop plays as written; ``loop`` takes the
+    /// song's place when set.
+    public var numberOfLoops: Int {
+        get { controlLock.lock(); defer { controlLock.unlock() }; return numberOfLoopsValue }
+        set {
+            controlLock.lock(); defer { controlLock.unlock() }
+            let changedLooping = (newValue != 0) != (numberOfLoopsValue != 0)
+            numberOfLoopsValue = newValue
+            if changedLooping { timelineIsStale = true; publishPlan() }
+            send(.loopJumps(loopJumps))
+        }
+    }
+
+    /// The loop the song marks, if any (`MIDILoop`).
+    public var songLoop: MIDILoop? {
+        controlLock.lock(); defer { controlLock.unlock() }
+        return songMarkedLoop
+    }
+
+    private var songMarkedLoop: MIDILoop? {
+        if let markedLoop { return markedLoop }
+        let found = songValue.findLoop().loop
+        markedLoop = .some(found)
+        return found
+    }
+
+    /// The jumps back the current loop settings ask for (−1: for ever).
+    private var loopJumps: Int {
+        if let loopValue {
+            switch loopValue.count {
+            case .times(let times): return max(0, times - 1)
+            case .forever: return -1
+            }
+        }
+        return numberOfLoopsValue < 0 ? -1 : numberOfLoopsValue
     }
 
     /// Whether the sustain and sostenuto pedals still down when the song ends are lifted, and
@@ -332,8 +356,8 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// the offline renderer do); false keeps them down, so those notes ring until they die or
     /// the tail's limit.
     public var liftsPedalsAtEnd: Bool {
-        get { liftsPedalsAtEndFlag.load(ordering: .relaxed) }
-        set { liftsPedalsAtEndFlag.store(newValue, ordering: .relaxed) }
+        get { mailbox.liftsPedalsAtEnd.load(ordering: .relaxed) }
+        set { mailbox.liftsPedalsAtEnd.store(newValue, ordering: .relaxed) }
     }
 
     /// The longest the tail after the last event may ring, in seconds (default 10, as the
@@ -370,147 +394,55 @@ public final class MIDIPlayer: @unchecked Sendable {
     /// Whether a track is soloed.
     public func isSoloed(track: Int) -> Bool { controlLock.lock(); defer { controlLock.unlock() }; return soloed.contains(track) }
 
-    // MARK: - Callbacks
-
-    /// Calls `handler` for every played event the filter lets through; `nil` stops them.
-    ///
-    /// A note's callback comes at its start. Notes that do not sound (their track is muted or
-    /// not soloed, or the player already tracks its maximum number of sounding notes) produce
-    /// none; a track's other events still do.
-    public func onEvent(_ filter: PlayerEventFilter = PlayerEventFilter(), _ handler: ((PlayerCallback) -> Void)?) {
-        controlLock.lock(); defer { controlLock.unlock() }
-        eventHandler = handler
-        flags.events = handler != nil
-        flags.eventCategories = filter.categories
-        flags.eventTracks = filter.tracks
-        publishSettings()
-    }
-
-    /// Calls `handler` at every beat of the time signature; `nil` stops them.
-    public func onBeat(_ handler: ((PlayerCallback) -> Void)?) {
-        controlLock.lock(); defer { controlLock.unlock() }
-        beatHandler = handler
-        flags.beats = handler != nil
-        publishSettings()
-    }
-
-    /// Calls `handler` at every bar; `nil` stops them.
-    public func onBar(_ handler: ((PlayerCallback) -> Void)?) {
-        controlLock.lock(); defer { controlLock.unlock() }
-        barHandler = handler
-        flags.bars = handler != nil
-        publishSettings()
-    }
-
-    /// Calls `handler` at every marker and cue point; `nil` stops them.
-    public func onMarker(_ handler: ((PlayerCallback) -> Void)?) {
-        controlLock.lock(); defer { controlLock.unlock() }
-        markerHandler = handler
-        flags.markers = handler != nil
-        publishSettings()
-    }
-
-    /// Calls `handler` at every lyric; `nil` stops them.
-    public func onLyric(_ handler: ((PlayerCallback) -> Void)?) {
-        controlLock.lock(); defer { controlLock.unlock() }
-        lyricHandler = handler
-        flags.lyrics = handler != nil
-        publishSettings()
-    }
-
-    /// Runs the handlers of every callback the render thread has produced since the last call,
-    /// in order, on the calling thread; returns how many there were.
-    @discardableResult
-    public func deliverCallbacks() -> Int {
-        // Collected under the control lock (one consumer at a time), run outside it so a
-        // handler may call the player, from this thread or another.
-        var work: [(PlayerCallback, ((PlayerCallback) -> Void)?)] = []
-        var completion: (() -> Void)?
-        controlLock.lock()
-        while let callback = callbacks.pop() {
-            switch callback.kind {
-            case .event: work.append((callback, eventHandler))
-            case .beat: work.append((callback, beatHandler))
-            case .bar: work.append((callback, barHandler))
-            case .marker: work.append((callback, markerHandler))
-            case .lyric: work.append((callback, lyricHandler))
-            case .completion:
-                isPaused = false
-                completion = completionHandler
-                completionHandler = nil
-                work.append((callback, nil))
-            }
-        }
-        releaseRetiredObjects()
-        controlLock.unlock()
-        for (callback, handler) in work {
-            if case .completion = callback.kind { completion?() } else { handler?(callback) }
-        }
-        return work.count
-    }
-
-    /// Callbacks dropped because the queue was full (deliver more often, or raise the capacity).
-    public var droppedCallbacks: Int { droppedCallbackCount.load(ordering: .relaxed) }
-
-    /// Delivers callbacks on a dispatch queue every `interval` seconds (see
-    /// ``deliverCallbacks()``). The queue then acts as the control thread for the handlers.
-    public func startDeliveringCallbacks(on queue: DispatchQueue, interval: TimeInterval = 0.005) {
-        controlLock.lock(); defer { controlLock.unlock() }
-        stopDeliveringCallbacks()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: interval)
-        timer.setEventHandler { [weak self] in self?.deliverCallbacks() }
-        timer.resume()
-        deliveryTimer = timer
-    }
-
-    /// Stops the delivery started by ``startDeliveringCallbacks(on:interval:)``.
-    public func stopDeliveringCallbacks() {
-        controlLock.lock(); defer { controlLock.unlock() }
-        deliveryTimer?.cancel()
-        deliveryTimer = nil
-    }
-
     // MARK: - Publishing to the render thread
 
-    private func publishTimeline() {
-        let timeline = PlayerTimeline(song: songValue, sampleRate: sampleRate,
-                                      channelPorts: max(1, synthesizer.configuration.channelCount / 16),
-                                      muted: muted, soloed: soloed, flags: flags)
-        publish(timeline)
-    }
-
-    /// Publishes new mute, solo or callback settings; the events are shared, not rebuilt.
-    private func publishSettings() {
-        if timelineIsStale {
-            publishTimeline()
+    /// Builds and publishes a plan: the song's timeline (rebuilt when the song changed), the
+    /// loop, mute and solo, and the callbacks asked for.
+    func publishPlan() {
+        let timeline: Timeline
+        if timelineIsStale || numberOfLoopsValue != 0 && latestPlan.timeline.loop == nil && songMarkedLoop != nil {
+            timeline = Timeline(song: songValue, sampleRate: sampleRate,
+                                channelPorts: max(1, synthesizer.configuration.channelCount / 16),
+                                loop: numberOfLoopsValue != 0 ? songMarkedLoop : nil)
         } else {
-            publish(PlayerTimeline(copying: latestTimeline, muted: muted, soloed: soloed, flags: flags))
+            timeline = latestPlan.timeline
         }
+        let loop = loopValue.map { timeline.loop(beats: $0.beats) } ?? (numberOfLoopsValue != 0 ? timeline.loop : nil)
+        let wantsGrid = flags.beats || flags.bars
+        let grid = !wantsGrid ? [] : !timelineIsStale && !latestPlan.grid.isEmpty ? latestPlan.grid
+            : PlaybackPlan.grid(of: songValue, sampleRate: sampleRate)
+        let anySolo = !soloed.isEmpty
+        let audible = songValue.tracks.indices.map { !muted.contains($0) && (!anySolo || soloed.contains($0)) }
+        publish(PlaybackPlan(timeline: timeline, loop: loop, audible: audible, flags: flags, grid: grid))
     }
 
-    private func publish(_ timeline: PlayerTimeline) {
-        timeline.generation = nextGeneration
+    /// Publishes new mute, solo, loop or callback settings (the song's timeline is shared).
+    func publishSettings() {
+        publishPlan()
+    }
+
+    private func publish(_ plan: PlaybackPlan) {
+        plan.generation = nextGeneration
         nextGeneration += 1
-        liveTimelines.append(timeline)
-        latestTimeline = timeline
+        livePlans.append(plan)
+        latestPlan = plan
         timelineIsStale = false
-        // Unretained: `liveTimelines` keeps it alive until the render thread has moved past it,
-        // so the render thread never retains or releases a timeline (no free on that thread).
-        pendingTimeline.store(Unmanaged.passUnretained(timeline).toOpaque(), ordering: .releasing)
+        // Unretained: `livePlans` keeps it alive until the render thread has moved past it,
+        // so the render thread never retains or releases a plan (no free on that thread).
+        mailbox.pendingPlan.store(Unmanaged.passUnretained(plan).toOpaque(), ordering: .releasing)
         releaseRetiredObjects()
     }
 
     private func enqueueSeek(toSeconds seconds: Double) {
         let frame = seconds * sampleRate
-        let plan = SeekPlan(frame: frame, chase: latestTimeline.chase(before: Int64(frame.rounded(.up))))
+        let plan = SeekPlan(frame: frame, chase: latestPlan.timeline.chase(before: Int64(frame.rounded(.up))))
         liveSeekPlans.append(plan)
-        positionBits.store(frame.bitPattern, ordering: .releasing)
+        mailbox.positionBits.store(frame.bitPattern, ordering: .releasing)
         plan.serial = send(.seek(Unmanaged.passUnretained(plan)))
     }
 
     @discardableResult
-    private func send(_ kind: PlayerCommand.Kind) -> Int {
+    func send(_ kind: PlayerCommand.Kind) -> Int {
         let serial = nextCommandSerial
         nextCommandSerial += 1
         // The render side drains the queue every block; a full queue means nothing renders at
@@ -518,7 +450,7 @@ public final class MIDIPlayer: @unchecked Sendable {
         // (behind any already waiting, to keep the order) and is pushed on a later call.
         let command = PlayerCommand(serial: serial, kind: kind)
         flushOverflowCommands()
-        if !overflowCommands.isEmpty || !commands.push(command) { overflowCommands.append(command) }
+        if !overflowCommands.isEmpty || !mailbox.commands.push(command) { overflowCommands.append(command) }
         return serial
     }
 
@@ -526,47 +458,15 @@ public final class MIDIPlayer: @unchecked Sendable {
     private var overflowCommands: [PlayerCommand] = []
 
     private func flushOverflowCommands() {
-        while let first = overflowCommands.first, commands.push(first) { overflowCommands.removeFirst() }
+        while let first = overflowCommands.first, mailbox.commands.push(first) { overflowCommands.removeFirst() }
     }
 
-    /// Drops timelines and seek plans the render thread can no longer read.
-    private func releaseRetiredObjects() {
+    /// Drops plans and seek plans the render thread can no longer read.
+    func releaseRetiredObjects() {
         flushOverflowCommands()
-        let inUse = renderGeneration.load(ordering: .acquiring)
-        liveTimelines.removeAll { $0.generation < inUse && $0 !== latestTimeline }
-        let applied = appliedCommandSerial.load(ordering: .acquiring)
+        let inUse = mailbox.planGeneration.load(ordering: .acquiring)
+        livePlans.removeAll { $0.generation < inUse && $0 !== latestPlan }
+        let applied = mailbox.appliedCommandSerial.load(ordering: .acquiring)
         liveSeekPlans.removeAll { $0.serial != 0 && $0.serial <= applied }
     }
-}
-
-/// A request from the control thread to the render thread.
-struct PlayerCommand {
-    enum Kind {
-        case play, pause, stop
-        case seek(Unmanaged<SeekPlan>)
-        case rate(Double)
-        case loop(PlayerLoop?)
-        case maximumTail(Double)
-    }
-
-    var serial: Int
-    var kind: Kind
-}
-
-/// What the render thread is doing.
-enum RenderState {
-    case stopped, paused, playing
-    /// After the last event: waiting for the voices and effects to die away.
-    case tail
-}
-
-/// A note the render thread started and still has to end.
-struct ActiveNote {
-    var channel: UInt8
-    var port: Int
-    var key: UInt8
-    var releaseVelocity: UInt8
-    /// Song frame of the note-off.
-    var endFrame: Double
-    var track: Int
 }

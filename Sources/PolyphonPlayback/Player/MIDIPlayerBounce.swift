@@ -24,10 +24,10 @@ extension MIDIPlayer {
         var produced: Int64 = 0
         if !isPlaying { playKeepingCompletionHandler() }
         while produced < cap {
-            let blockStart = outputFrame  // both sides are this thread during a bounce
+            let blockStart = engine.outputFrame  // both sides are this thread during a bounce
             let count = Int(min(Int64(block), cap - produced))
             render(left: left, right: right, frameCount: count)
-            let completion = lastCompletionFrame.load(ordering: .acquiring)
+            let completion = mailbox.completionFrame.load(ordering: .acquiring)
             let usable = completion >= blockStart ? Int(completion - blockStart) : count
             if usable > 0 { try sink(left, right, usable) }
             produced += Int64(usable)

@@ -19,6 +19,9 @@ public struct PlayerCallback: Sendable {
         case marker(MIDIText, track: Int)
         /// A lyric was passed.
         case lyric(MIDIText, track: Int)
+        /// Playback jumped back to the loop's start, and pass `pass` of the loop begins (2 for
+        /// the first repeat). The callback's frame is the output frame of the jump.
+        case loop(pass: Int)
         /// The song has ended and its tail has died away: every voice has ended and the effects
         /// are silent (or the player's ``MIDIPlayer/maximumTail`` was reached).
         case completion

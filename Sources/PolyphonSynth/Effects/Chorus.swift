@@ -53,6 +53,8 @@ public final class Chorus {
     private var voiceCount = 0
     /// The LFO and its per-frame steps.
     private var lfo = Oscillation()
+    /// Where ``rememberModulation()`` found the LFO.
+    private var rememberedLFO: Oscillation?
     /// Delay sweep: delay = centre − amplitude·wave, in samples.
     private var centre = 0.0, amplitude = 0.0
     private var wet1: Float = 0, wet2: Float = 0
@@ -102,6 +104,21 @@ public final class Chorus {
         lfo.cos = 1
         lfo.sin = 0
         lfo.resyncCountdown = 0
+    }
+
+    /// Remembers where the LFO is (``recallModulation()`` returns there).
+    public func rememberModulation() {
+        rememberedLFO = lfo
+    }
+
+    /// Puts the LFO back where ``rememberModulation()`` found it, so a repeated section sweeps
+    /// as it did the first time (the speed stays the current one).
+    public func recallModulation() {
+        guard let remembered = rememberedLFO else { return }
+        lfo.phase = remembered.phase
+        lfo.cos = remembered.cos
+        lfo.sin = remembered.sin
+        lfo.resyncCountdown = remembered.resyncCountdown
     }
 
     /// Silences the delay line and voice states, keeping the LFO where it is: the synthesizer

@@ -71,6 +71,8 @@ public final class Reverb {
     private let modulationInterval: Int
     private var modulationCountdown = 0
     private var modulationPhase = 0.0           // cycles, 0..<1
+    /// Where ``rememberModulation()`` found the modulation.
+    private var rememberedModulation: (phase: Double, countdown: Int, delay: SIMD8<Int32>, coefficient: SIMD8<Float>)?
     private let modulationPhaseStep: Double     // cycles per modulation update
     /// Per line: integer read delay, all-pass coefficient and states.
     private var readDelay = SIMD8<Int32>(repeating: 1)
@@ -115,6 +117,18 @@ public final class Reverb {
         writeIndex = 0
         modulationCountdown = 0
         modulationPhase = 0
+    }
+
+    /// Remembers where the modulation is (``recallModulation()`` returns there).
+    public func rememberModulation() {
+        rememberedModulation = (modulationPhase, modulationCountdown, readDelay, allpassCoefficient)
+    }
+
+    /// Puts the modulation back where ``rememberModulation()`` found it, so a repeated section
+    /// sounds as it did the first time.
+    public func recallModulation() {
+        guard let remembered = rememberedModulation else { return }
+        (modulationPhase, modulationCountdown, readDelay, allpassCoefficient) = remembered
     }
 
     /// Silences the delay lines and filter states, keeping the modulation where it is: the

@@ -1,5 +1,6 @@
 /// Up to eight filters run together, one per SIMD lane: the lanes being filled, then filtered
-/// in place over a chunk (``process(frames:)``).
+/// in place over a chunk (``process(frames:)``). Each lane takes a copy of its filter
+/// (``append(_:buffer:events:eventCount:)``) and hands it back afterwards (``filter(_:)``).
 ///
 /// An IIR filter run one voice at a time is bound by the latency of its recursion, not by
 /// arithmetic, so eight voices (or shared filters) are filtered at once: two independent
@@ -7,7 +8,7 @@
 /// the arithmetic a lone filter would, so a voice's output never depends on which voices share
 /// its batch, and every lane's events (``FilterEvent``) apply at the frames its own control
 /// points name, so it never depends on how render calls are sliced either. Lanes not taken when
-/// the batch runs point at a spare filter over a silent buffer. Allocated once.
+/// the batch runs hold a silent filter over a silent buffer. Allocated once.
 final class FilterBatch {
     /// Filters per batch, one per SIMD lane (two 4-lane halves on SSE and NEON).
     static let lanes = 8
@@ -16,14 +17,14 @@ final class FilterBatch {
 
     /// Lanes taken so far.
     private(set) var count = 0
-    let filters: UnsafeMutablePointer<UnsafeMutablePointer<LowPassFilter>>
+    /// The lanes' filters, copied in and out.
+    private let filters: UnsafeMutablePointer<LowPassFilter>
     let buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let events: UnsafeMutablePointer<UnsafeMutablePointer<FilterEvent>>
     let eventCounts: UnsafeMutablePointer<Int>
     /// Where a lane's filter puts the state it hands over at an accepted `.join` (the shared
     /// filters' join slots), or nil where no lane can join.
     private let handOverStates: UnsafeMutablePointer<SIMD2<Float>>?
-    private let spareFilter: UnsafeMutablePointer<LowPassFilter>
     private let spareBuffer: UnsafeMutablePointer<Float>
     private let spareEvent: UnsafeMutablePointer<FilterEvent>
 
@@ -40,10 +41,9 @@ final class FilterBatch {
     init(frames: Int, handOverStates: UnsafeMutablePointer<SIMD2<Float>>? = nil) {
         let lanes = Self.lanes
         self.handOverStates = handOverStates
-        spareFilter = .allocate(filledWith: LowPassFilter(), count: 1)
         spareBuffer = .allocate(filledWith: 0, count: frames)
         spareEvent = .allocate(filledWith: FilterEvent(.flush, at: 0), count: 1)
-        filters = .allocate(filledWith: spareFilter, count: lanes)
+        filters = .allocate(filledWith: LowPassFilter(), count: lanes)
         buffers = .allocate(filledWith: spareBuffer, count: lanes)
         events = .allocate(filledWith: spareEvent, count: lanes)
         eventCounts = .allocate(filledWith: 0, count: lanes)
@@ -54,14 +54,14 @@ final class FilterBatch {
         buffers.deallocate()
         events.deallocate()
         eventCounts.deallocate()
-        spareFilter.deallocate()
         spareBuffer.deallocate()
         spareEvent.deallocate()
     }
 
-    /// Takes the next lane; returns true when all are taken (time to ``process(frames:)``).
+    /// Takes the next lane for a copy of `filter`; returns true when all are taken (time to
+    /// ``process(frames:)``).
     @inline(__always)
-    func append(_ filter: UnsafeMutablePointer<LowPassFilter>, buffer: UnsafeMutablePointer<Float>,
+    func append(_ filter: LowPassFilter, buffer: UnsafeMutablePointer<Float>,
                 events laneEvents: UnsafeMutablePointer<FilterEvent>, eventCount: Int) -> Bool {
         filters[count] = filter
         buffers[count] = buffer
@@ -71,21 +71,25 @@ final class FilterBatch {
         return count == Self.lanes
     }
 
-    /// Points the lanes not taken at the spare, filters `frames` frames of every lane in place,
+    /// Fills the lanes not taken with silence, filters `frames` frames of every lane in place,
     /// applying each lane's events at their frames, and starts a new batch. Returns the lanes
-    /// that were taken (``buffers`` still names them).
+    /// that were taken (``buffers`` still names them, ``filter(_:)`` gives their filters back).
     @discardableResult
     func process(frames count: Int) -> Int {
         let taken = self.count
         for l in taken..<Self.lanes {
-            filters[l] = spareFilter
+            filters[l] = LowPassFilter()
             buffers[l] = spareBuffer
             eventCounts[l] = 0
         }
-        filter(count)
+        filterLanes(count)
         self.count = 0
         return taken
     }
+
+    /// Lane `l`'s filter as the last ``process(frames:)`` left it.
+    @inline(__always)
+    func filter(_ l: Int) -> LowPassFilter { filters[l] }
 
     @inline(__always)
     private static func run(_ p: UnsafePointer<UnsafeMutablePointer<Float>>, _ frame: Int, _ n: Int,
@@ -145,13 +149,14 @@ final class FilterBatch {
         return sum
     }
 
-    private func filter(_ count: Int) {
+    private func filterLanes(_ count: Int) {
         let f = filters, buf = buffers
         let lanes = Self.lanes
         var next = SIMD8<Int>(repeating: 0)  // index of each lane's next event
         var frame = 0
         @inline(__always) func gather(_ value: (UnsafeMutablePointer<LowPassFilter>) -> Float) -> Vector {
-            Vector(value(f[0]), value(f[1]), value(f[2]), value(f[3]), value(f[4]), value(f[5]), value(f[6]), value(f[7]))
+            Vector(value(f), value(f + 1), value(f + 2), value(f + 3), value(f + 4), value(f + 5), value(f + 6),
+                   value(f + 7))
         }
         while frame < count {
             // Lane events and glide ends due now, then the span until the next one.
@@ -161,15 +166,15 @@ final class FilterBatch {
                 let laneEvents = events[l], eventCount = eventCounts[l]
                 while next[l] < eventCount && Int(laneEvents[next[l]].offset) <= frame {
                     let event = laneEvents[next[l]]
-                    f[l].pointee.apply(event)
+                    f[l].apply(event)
                     if case .join(_, let slot) = event.change, slot >= 0, let handOverStates {
                         // The voice mixes into a shared filter from here on: its state goes along.
-                        handOverStates[Int(slot)] = f[l].pointee.handOver()
+                        handOverStates[Int(slot)] = f[l].handOver()
                     }
                     next[l] += 1
                 }
                 if next[l] < eventCount { end = min(end, Int(laneEvents[next[l]].offset)) }
-                let g = f[l].pointee.glideRemaining
+                let g = f[l].glideRemaining
                 if g > 0 {
                     end = min(end, frame + g)
                     gliding = true
@@ -191,7 +196,7 @@ final class FilterBatch {
                 ? Self.run(buf, frame, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: true)
                 : Self.run(buf, frame, n, &a1, &a2, &b02, &h1, &h2, d1, d2, db02, gliding: false)
             for l in 0..<lanes {
-                let lane = f[l]
+                let lane = f + l
                 if !sum[l].isFinite {
                     // A NaN or infinity would stay in the recursion for good and poison the mix:
                     // silence this span of the voice and start its filter afresh (the next

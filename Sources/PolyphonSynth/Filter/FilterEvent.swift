@@ -4,8 +4,8 @@
 /// ``FilterBatch`` reaches their frame:
 /// - A voice's control point steers its own filter: a new target to ``Change/glide(to:frames:)``
 ///   to or ``Change/snap(to:)`` to, or a ``Change/flush`` of denormal state only. A voice whose
-///   filter has settled asks to ``Change/join(_:slot:)`` a shared filter (``SharedFilters``):
-///   the voice renderer either accepts the request (filling in the slot where the shared
+///   filter has settled asks to ``Change/join(_:slot:)`` a shared filter (``SharedFilterPool``):
+///   the ``FilterRouter`` either accepts the request (filling in the slot where the shared
 ///   filters collect the state the voice's filter hands over) or turns it into a flush.
 /// - A shared filter takes in a joining voice's state (``Change/inject(_:)``) and lets its
 ///   ring end once it is far below hearing (``Change/settle``).
@@ -18,7 +18,7 @@ struct FilterEvent {
         /// Jump to these coefficients.
         case snap(to: SIMD4<Float>)
         /// The filter has settled on these coefficients; the voice moves into the shared
-        /// filter with them here, its filter's state going to ``SharedFilters`` join `slot`
+        /// filter with them here, its filter's state going to ``SharedFilterPool`` join `slot`
         /// (−1 while the request is not accepted).
         case join(SIMD4<Float>, slot: Int32)
         /// A shared filter adds a joining voice's state (hist1, hist2) to its own.
@@ -41,4 +41,31 @@ struct FilterEvent {
         if case .flush = change { return true }
         return false
     }
+}
+
+/// One voice's filter events for a chunk, in frame order, written into storage the voice
+/// renderer owns (room for ``Voice/maximumFilterEvents(frames:)``).
+struct FilterEvents {
+    let base: UnsafeMutablePointer<FilterEvent>
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<FilterEvent>) { self.base = base }
+
+    @inline(__always)
+    mutating func append(_ change: FilterEvent.Change, at offset: Int) {
+        base[count] = FilterEvent(change, at: offset)
+        count += 1
+    }
+
+    /// True when a control point asked to join a shared filter.
+    var asksToJoin: Bool {
+        for i in 0..<count {
+            if case .join = base[i].change { return true }
+        }
+        return false
+    }
+
+    /// Empties the list for the next chunk.
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
 }

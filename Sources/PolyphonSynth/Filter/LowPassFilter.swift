@@ -91,7 +91,7 @@ struct LowPassFilter {
         }
     }
 
-    /// Hands the filter's state over to a shared filter (``SharedFilters``): returns it as
+    /// Hands the filter's state over to a shared filter (``SharedFilterPool``): returns it as
     /// (hist1, hist2) and leaves this filter silent, with its coefficients kept.
     @inline(__always)
     mutating func handOver() -> SIMD2<Float> {

@@ -9,20 +9,20 @@ extension Synthesizer {
     }
     @_spi(Testing) public var stereoTwinFrames: Int { renderer.twinFrames }
 
-    /// Whether voices whose filters have settled share filters (``SharedFilters``), and how
+    /// Whether voices whose filters have settled share filters (``FilterRouter``), and how
     /// many voice frames did.
     @_spi(Testing) public var sharesFilters: Bool {
-        get { renderer.sharesFilters }
-        set { renderer.sharesFilters = newValue }
+        get { renderer.shortcuts.sharing }
+        set { renderer.shortcuts.sharing = newValue }
     }
-    @_spi(Testing) public var sharedFilterFrames: Int { renderer.sharedFrames }
+    @_spi(Testing) public var sharedFilterFrames: Int { renderer.router.sharedFrames }
 
     /// Whether steady voices run through control points that would change nothing
     /// (``SteadyVoice.swift``), how many points they passed so far (and how many of those
     /// inside a longer oscillator run), and how many active voices are steady now.
     @_spi(Testing) public var skipsSteadyControlPoints: Bool {
-        get { renderer.skipsSteadyPoints }
-        set { renderer.skipsSteadyPoints = newValue }
+        get { renderer.shortcuts.steady }
+        set { renderer.shortcuts.steady = newValue }
     }
     @_spi(Testing) public var steadyPointsPassed: (all: Int, runThrough: Int) {
         (renderer.steadyPoints, renderer.steadyPointsRunThrough)
@@ -33,6 +33,13 @@ extension Synthesizer {
         get { context.explicitFilterFlush }
         set { context.explicitFilterFlush = newValue }
     }
+    /// Whether every round of voices is spread over the threads, however little work it holds
+    /// (``VoiceRenderer/minimumThreadedWork``), and how many rounds were.
+    @_spi(Testing) public var spreadsEveryRoundOverThreads: Bool {
+        get { renderer.alwaysUsesThreads }
+        set { renderer.alwaysUsesThreads = newValue }
+    }
+    @_spi(Testing) public var threadedRounds: Int { renderer.threadedRounds }
     @_spi(Testing) public var steadyVoiceCount: Int {
         var n = 0
         voicePool.forEachActive { v in if v.isHeldSteady { n += 1 } }

@@ -28,20 +28,16 @@ public final class Synthesizer {
     let voicePool: VoicePool
     private var queue: EventQueue
     private let presets: PresetTable
-    private var samples: SampleTable
     var context: RenderContext
 
     /// Frames rendered since creation: the clock events are scheduled against.
     public private(set) var framesRendered: Int64 = 0
-    /// Master volume from universal SysEx, 0…1.
-    private var masterVolume: Float = 1
     /// Bank-select interpretation; GM/GS/XG resets switch it.
     private var bankSelectMode: BankSelectMode
-    /// Outputs: one (the mix), one per channel, or the explicit buses notes are routed to.
-    private let buses: [OutputBus]
+    /// The buses, their effects and the master volume.
+    private let mixer: Mixer
     /// True when notes choose their bus (``SynthesizerConfiguration/outputBusCount``).
     private let routesByBus: Bool
-    private var effects = EffectGate()
     /// Tuning programs and the channels' own key tables (``Synthesizer+Tuning.swift``).
     let tunings: TuningStore
     /// Bulk tuning dumps waiting for the host to send them (``takeSystemExclusiveReplies(_:)``).
@@ -51,28 +47,29 @@ public final class Synthesizer {
     /// pays a fixed cost per chunk, so longer chunks are faster: 1024 measured ~5% faster on
     /// songs than 256. A caller asking for fewer frames (live output) gets just those.
     static let chunkFrames = 1024
-    /// The mix of all buses for one chunk.
-    private let busLeft: UnsafeMutablePointer<Float>
-    private let busRight: UnsafeMutablePointer<Float>
     let renderer: VoiceRenderer
 
     /// Creates a synthesizer for a bank. Resolves every preset's regions up front (the seed's
-    /// "preload", done once) so playing never consults the zone tables.
+    /// "preload", done once) so playing never consults the zone tables. With `threads`, each
+    /// render spreads the voices over them (``RenderThreadPool``); the output is the same.
     public convenience init(soundBank: SoundFont, sampleRate: Double = 44100,
-                            configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
-        try self.init(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration, presets: nil)
+                            configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
+                            threads: (any RenderThreadPool)? = nil) throws(SynthesizerError) {
+        try self.init(soundBank: soundBank, sampleRate: sampleRate, configuration: configuration, presets: nil,
+                      threads: threads)
     }
 
     /// Creates a synthesizer for a bank whose regions were resolved once for many synthesizers
     /// (unless `configuration` asks for another ``VelocityToFilterMode``, when it resolves its own).
     public convenience init(preparedBank: PreparedSoundBank, sampleRate: Double = 44100,
-                            configuration: SynthesizerConfiguration = SynthesizerConfiguration()) throws(SynthesizerError) {
+                            configuration: SynthesizerConfiguration = SynthesizerConfiguration(),
+                            threads: (any RenderThreadPool)? = nil) throws(SynthesizerError) {
         try self.init(soundBank: preparedBank.soundBank, sampleRate: sampleRate, configuration: configuration,
-                      presets: preparedBank.presets(for: configuration.velocityToFilter))
+                      presets: preparedBank.presets(for: configuration.velocityToFilter), threads: threads)
     }
 
     private init(soundBank: SoundFont, sampleRate: Double, configuration: SynthesizerConfiguration,
-                 presets: PresetTable?) throws(SynthesizerError) {
+                 presets: PresetTable?, threads: (any RenderThreadPool)?) throws(SynthesizerError) {
         guard sampleRate >= 8000 && sampleRate <= 192_000 else {
             throw SynthesizerError.unsupportedSampleRate(sampleRate)
         }
@@ -92,11 +89,10 @@ public final class Synthesizer {
         channels = (0..<configuration.channelCount).map {
             Channel(index: $0, isPercussion: configuration.percussionChannels.contains($0 % 16))
         }
-        voicePool = VoicePool(capacity: configuration.polyphony, stealing: configuration.voiceStealing,
-                              sampleRate: sampleRate)
         queue = EventQueue(capacity: configuration.eventQueueCapacity)
         self.presets = presets ?? PresetTable(soundBank: soundBank, velocityToFilter: configuration.velocityToFilter)
-        samples = SampleTable(soundBank: soundBank)
+        voicePool = VoicePool(capacity: configuration.polyphony, stealing: configuration.voiceStealing,
+                              sampleRate: sampleRate, presets: self.presets, samples: SampleTable(soundBank: soundBank))
         context = RenderContext(outputRate: sampleRate,
                                 outputGain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
                                 velocityToFilter: configuration.velocityToFilter,
@@ -110,15 +106,11 @@ public final class Synthesizer {
                               channelCount: configuration.channelCount, defaultTuning: configuration.tuning)
 
         let n = Self.chunkFrames
-        busLeft = .allocate(capacity: n)
-        busRight = .allocate(capacity: n)
-        renderer = VoiceRenderer(chunkFrames: n, voices: configuration.polyphony)
+        renderer = VoiceRenderer(chunkFrames: n, voices: configuration.polyphony, threads: threads)
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)
         routesByBus = configuration.outputBusCount != nil
-        buses = (0..<busCount).map { _ in
-            OutputBus(capacity: n, sampleRate: sampleRate, configuration: configuration)
-        }
+        mixer = Mixer(busCount: busCount, chunkFrames: n, sampleRate: sampleRate, configuration: configuration)
         for ch in channels {
             ch.selectPreset(self.presets, bankSelectMode: bankSelectMode)
             ch.defaultTuning = tunings.defaultTable
@@ -129,8 +121,6 @@ public final class Synthesizer {
     }
 
     deinit {
-        busLeft.deallocate()
-        busRight.deallocate()
         context.cutoffTable.deallocate()
         replies.deallocate()
     }
@@ -286,18 +276,31 @@ public final class Synthesizer {
     public var isIdle: Bool { queue.isEmpty && activeVoiceCount == 0 }
 
     /// True when the effect units' tails have died away (always true with effects off).
-    public var effectsAreSilent: Bool { !effects.isActive }
+    public var effectsAreSilent: Bool { mixer.effectsAreSilent }
 
     /// Reverb parameters; changes take effect at the next render without a click.
     public var reverbSettings: ReverbSettings {
-        get { buses[0].reverb?.settings ?? configuration.reverb }
-        set { for b in buses { b.reverb?.settings = newValue } }
+        get { mixer.reverbSettings ?? configuration.reverb }
+        set { mixer.reverbSettings = newValue }
     }
 
     /// Chorus parameters; changes take effect at the next render.
     public var chorusSettings: ChorusSettings {
-        get { buses[0].chorus?.settings ?? configuration.chorus }
-        set { for b in buses { b.chorus?.settings = newValue } }
+        get { mixer.chorusSettings ?? configuration.chorus }
+        set { mixer.chorusSettings = newValue }
+    }
+
+    /// Remembers where the reverb's and chorus's modulation is, on every bus, so that
+    /// ``recallEffectModulation()`` can return there: a loop remembers at its start and recalls
+    /// at every jump back, so each pass sweeps as the first did. Allocates nothing.
+    public func rememberEffectModulation() {
+        for b in mixer.buses { b.reverb?.rememberModulation(); b.chorus?.rememberModulation() }
+    }
+
+    /// Returns the reverb's and chorus's modulation to where ``rememberEffectModulation()``
+    /// found it (before the next frame renders). Allocates nothing.
+    public func recallEffectModulation() {
+        for b in mixer.buses { b.reverb?.recallModulation(); b.chorus?.recallModulation() }
     }
 
     /// The program currently selected on a channel.
@@ -317,8 +320,8 @@ public final class Synthesizer {
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        frameCount: Int) {
         renderChunks(frameCount) { done, n in
-            (left + done).copyFloats(from: busLeft, count: n)
-            (right + done).copyFloats(from: busRight, count: n)
+            (left + done).copyFloats(from: mixer.left, count: n)
+            (right + done).copyFloats(from: mixer.right, count: n)
         }
     }
 
@@ -328,12 +331,12 @@ public final class Synthesizer {
     /// one pair per bus); `channels` holds one buffer pair per output.
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        channels: [StereoBuffer], frameCount: Int) {
-        precondition((configuration.channelOutputs || routesByBus) && channels.count >= buses.count,
+        precondition((configuration.channelOutputs || routesByBus) && channels.count >= mixer.busCount,
                      "separate outputs need channelOutputs or outputBusCount, and one buffer pair per bus")
         renderChunks(frameCount) { done, n in
-            (left + done).copyFloats(from: busLeft, count: n)
-            (right + done).copyFloats(from: busRight, count: n)
-            for (c, b) in buses.enumerated() {
+            (left + done).copyFloats(from: mixer.left, count: n)
+            (right + done).copyFloats(from: mixer.right, count: n)
+            for (c, b) in mixer.buses.enumerated() {
                 (channels[c].left + done).copyFloats(from: b.left, count: n)
                 (channels[c].right + done).copyFloats(from: b.right, count: n)
             }
@@ -345,8 +348,8 @@ public final class Synthesizer {
         renderChunks(frameCount) { done, n in
             let out = interleaved + 2 * done
             for i in 0..<n {
-                out[2 * i] = busLeft[i]
-                out[2 * i + 1] = busRight[i]
+                out[2 * i] = mixer.left[i]
+                out[2 * i + 1] = mixer.right[i]
             }
         }
     }
@@ -389,38 +392,13 @@ public final class Synthesizer {
         }
     }
 
-    /// One chunk: every voice into its bus, effects, master volume, then the buses summed.
+    /// One chunk: every voice into its bus, then the mixer's effects, master volume and sum.
     private func renderChunk(_ n: Int) {
-        for b in buses { b.clear(n) }
-        let voices = voicePool.voices
-        if buses.count == 1 {
-            let target = buses[0].target
-            renderer.render(voices: voices, voiceCount: voicePool.limit, count: n, context: context,
-                            clock: framesRendered, sharedTarget: target, bus: { _ in 0 }, busTarget: { _ in target })
-        } else {
-            let buses = self.buses
-            renderer.render(voices: voices, voiceCount: voicePool.limit, count: n, context: context,
-                            clock: framesRendered, sharedTarget: nil,
-                            bus: { min(voices[$0].note.bus, buses.count - 1) }, busTarget: { buses[$0].target })
-        }
+        mixer.begin(n)
+        renderer.render(voices: voicePool.voices, voiceCount: voicePool.limit, count: n, context: context,
+                        clock: framesRendered, into: mixer.targets, busCount: mixer.busCount)
         voicePool.trimLimit()
-        effects.run(buses, count: n)
-        if masterVolume != 1 {
-            let m = masterVolume
-            for b in buses {
-                for i in 0..<n { b.left[i] *= m; b.right[i] *= m }
-            }
-        }
-        if buses.count == 1 {
-            busLeft.copyFloats(from: buses[0].left, count: n)
-            busRight.copyFloats(from: buses[0].right, count: n)
-        } else {
-            busLeft.update(repeating: 0, count: n)
-            busRight.update(repeating: 0, count: n)
-            for b in buses {
-                for i in 0..<n { busLeft[i] += b.left[i]; busRight[i] += b.right[i] }
-            }
-        }
+        mixer.finish(n)
     }
 
     // MARK: - Dispatch
@@ -439,7 +417,9 @@ public final class Synthesizer {
         func channel(_ c: UInt8) -> Channel? { Int(c) < channels.count ? channels[Int(c)] : nil }
         switch kind {
         case .noteOn(let c, let key, let velocity, let bus):
-            if let ch = channel(c) { noteOn(ch, key: Int(key), velocity: Int(velocity), bus: Int(bus)) }
+            guard let ch = channel(c) else { return }
+            voicePool.noteOn(ch, key: Int(key), velocity: Int(velocity),
+                             bus: min(routesByBus ? Int(bus) : ch.index, mixer.busCount - 1), context)
         case .noteOff(let c, let key):
             if let ch = channel(c) { voicePool.noteOff(ch, key: Int(key), context) }
         case .controlChange(let c, let controller, let value):
@@ -488,38 +468,9 @@ public final class Synthesizer {
             }
         case .allSoundOff:
             voicePool.killAll()
-            renderer.clearSharedFilters()
+            renderer.router.pool.clear()
         case .reset:
             resetAll()
-        }
-    }
-
-    /// A note-on: the re-struck key and (in mono mode) the channel's other notes get a note-off (pedals respected), then
-    /// every region of the channel's preset that holds the key and velocity starts a voice.
-    private func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int) {
-        guard let p = ch.presetIndex else { return }
-        let now = framesRendered
-        // A new note on a key that is still sounding releases the old one (FluidSynth).
-        voicePool.releaseForNewNote(on: ch, key: key, now: now, context)
-        var glideFrom = ch.takePortamentoSource()
-        if ch.isMono {
-            // Mono mode: the new note replaces whatever the channel was playing.
-            voicePool.releaseForNewNote(on: ch, key: nil, now: now, context)
-            if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
-        }
-        ch.lastKey = key
-        let serialBase = voicePool.serialBase
-        let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
-        for region in presets.regions[p] where region.contains(key: UInt8(key), velocity: UInt8(velocity)) {
-            guard let sample = samples.playable(region.sampleIndex) else { continue }
-            // Exclusive class: cut other voices of the same class on this channel.
-            let exclusiveClass = Int(region.generators[.exclusiveClass])
-            if exclusiveClass != 0 {
-                voicePool.cutExclusiveClass(exclusiveClass, on: ch.index, before: serialBase, context)
-            }
-            _ = voicePool.start(region: region, sample: sample, loopPeak: samples.loopPeak(region.sampleIndex),
-                                channel: ch, key: key, velocity: velocity, now: now, portamento: portamento,
-                                bus: routesByBus ? bus : ch.index, context: context)
         }
     }
 
@@ -529,7 +480,7 @@ public final class Synthesizer {
             bankSelectMode = subID == 0x02 ? configuration.bankSelectMode : (subID == 0x03 ? .mma : .gm)
             resetAll()
         case .masterVolume(let volume):
-            masterVolume = volume
+            mixer.masterVolume = volume
         case .gsReset:
             bankSelectMode = .gs
             resetAll()
@@ -551,11 +502,11 @@ public final class Synthesizer {
 
     private func resetAll() {
         voicePool.killAll()
-        renderer.clearSharedFilters()
+        renderer.router.pool.clear()
         for ch in channels {
             ch.resetAll()
             ch.selectPreset(presets, bankSelectMode: bankSelectMode)
         }
-        masterVolume = 1
+        mixer.masterVolume = 1
     }
 }

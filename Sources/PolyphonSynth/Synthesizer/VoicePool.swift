@@ -1,7 +1,8 @@
 import PolyphonSoundFontCore
 
-/// The synthesizer's voices, allocated once: which are free, which to steal when none is, and
-/// every voice playing on a channel.
+/// The synthesizer's voices, allocated once: a note-on starts one for each region of the
+/// channel's preset that holds the key and velocity, in a free slot or one stolen; and every
+/// voice playing on a channel does what the channel asks of it.
 ///
 /// Free slots are taken lowest first, so scans stop at ``limit`` instead of walking the whole
 /// pool (polyphony is 256 by default; a song rarely keeps more than a few dozen voices).
@@ -14,15 +15,20 @@ final class VoicePool {
     private var nextSerial: UInt64 = 0
     private let stealing: VoiceStealing
     private let sampleRate: Double
+    /// The presets' regions, and the samples they play.
+    private let presets: PresetTable
+    private var samples: SampleTable
     /// The frame being dispatched (set by the synthesizer before each frame's events).
     var now: Int64 = 0
     /// The earliest frame a release held back by the minimum note length begins (`.max`: none).
     private(set) var nextDeferredRelease: Int64 = .max
 
-    init(capacity: Int, stealing: VoiceStealing, sampleRate: Double) {
+    init(capacity: Int, stealing: VoiceStealing, sampleRate: Double, presets: PresetTable, samples: SampleTable) {
         self.capacity = capacity
         self.stealing = stealing
         self.sampleRate = sampleRate
+        self.presets = presets
+        self.samples = samples
         voices = .allocate(filledWith: Voice(), count: capacity)
     }
 
@@ -55,13 +61,38 @@ final class VoicePool {
         while limit > 0 && !voices[limit - 1].isActive { limit -= 1 }
     }
 
-    /// The serial the next voice will get; voices started before it have smaller ones.
-    var serialBase: UInt64 { nextSerial }
+    /// A note-on at frame ``now``: the re-struck key and (in mono mode) the channel's other
+    /// notes get a note-off (pedals respected), then every region of the channel's preset that
+    /// holds the key and velocity starts a voice mixing into output `bus`.
+    func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int, _ context: RenderContext) {
+        guard let p = ch.presetIndex else { return }
+        // A new note on a key that is still sounding releases the old one (FluidSynth).
+        releaseForNewNote(on: ch, key: key, context)
+        var glideFrom = ch.takePortamentoSource()
+        if ch.isMono {
+            // Mono mode: the new note replaces whatever the channel was playing.
+            releaseForNewNote(on: ch, key: nil, context)
+            if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
+        }
+        ch.lastKey = key
+        let serialBase = nextSerial
+        let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
+        for region in presets.regions[p] where region.contains(key: UInt8(key), velocity: UInt8(velocity)) {
+            guard let sample = samples.playable(region.sampleIndex) else { continue }
+            // Exclusive class: cut other voices of the same class on this channel.
+            let exclusiveClass = Int(region.generators[.exclusiveClass])
+            if exclusiveClass != 0 {
+                cutExclusiveClass(exclusiveClass, on: ch.index, before: serialBase, context)
+            }
+            _ = start(region: region, sample: sample, loopPeak: samples.loopPeak(region.sampleIndex),
+                      channel: ch, key: key, velocity: velocity, portamento: portamento, bus: bus, context: context)
+        }
+    }
 
     /// Starts a voice for `region` in a free slot, or one stolen (``takeSlot(now:)``). Returns
     /// false when none could be had.
-    func start(region: Region, sample: SampleInfo, loopPeak: Float, channel: Channel, key: Int, velocity: Int,
-               now: Int64, portamento: (fromKey: Int, time: Float), bus: Int, context: RenderContext) -> Bool {
+    private func start(region: Region, sample: SampleInfo, loopPeak: Float, channel: Channel, key: Int, velocity: Int,
+                       portamento: (fromKey: Int, time: Float), bus: Int, context: RenderContext) -> Bool {
         guard let slot = takeSlot(now: now) else { return false }
         nextSerial += 1
         limit = max(limit, slot + 1)
@@ -134,7 +165,7 @@ final class VoicePool {
     /// the channel get a note-off — except those started at this very frame. As in FluidSynth
     /// since 2.2.2 the pedals are respected: a voice the sustain pedal holds keeps sounding until
     /// the pedal lifts, one whose key is still down becomes sustained while the pedal is down.
-    func releaseForNewNote(on channel: Channel, key: Int?, now: Int64, _ context: RenderContext) {
+    private func releaseForNewNote(on channel: Channel, key: Int?, _ context: RenderContext) {
         forEachActive(onChannel: channel.index) { v in
             guard (key == nil || v.note.key == key) && v.note.startFrame != now else { return }
             if v.note.isKeyReleased {
@@ -148,7 +179,7 @@ final class VoicePool {
 
     /// Exclusive class `exclusiveClass` on the channel: voices of that class started before
     /// serial `serialBase` release very fast.
-    func cutExclusiveClass(_ exclusiveClass: Int, on channel: Int, before serialBase: UInt64, _ context: RenderContext) {
+    private func cutExclusiveClass(_ exclusiveClass: Int, on channel: Int, before serialBase: UInt64, _ context: RenderContext) {
         forEachActive(onChannel: channel) { v in
             if v.note.exclusiveClass == exclusiveClass && v.note.serial <= serialBase { v.quickRelease(context) }
         }

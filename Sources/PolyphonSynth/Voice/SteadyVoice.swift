@@ -1,13 +1,13 @@
 /// The steady-voice shortcut: a control point that changed nothing, after which nothing can
 /// change until something outside does (a held note at its sustain level with no LFO, glide or
 /// moving cutoff), marks the voice steady. Its next control points would only count time, so
-/// the oscillator runs on through them (``Voice/runLength(upTo:sharing:steady:)``): one run per
+/// the oscillator runs on through them (``Voice/runLength(upTo:shortcuts:)``): one run per
 /// chunk instead of one per control period, with the same bits. Every event that reaches the
-/// voice (controller, bend, pressure, note-off, release, steal) restarts its control period
-/// and clears the verdict.
+/// voice (controller, bend, pressure, note-off, release, steal) restarts its control period,
+/// which ends the verdict (``Voice/lastControlPointHolds``).
 struct Steadiness {
     var isSteady = false
-    /// What the verdict was judged with: the batch's sharing switch and membership (which
+    /// What the verdict was judged with: the chunk's sharing switch and membership (which
     /// decide whether the voice asks to join a shared filter).
     var judgedSharing = false
     var judgedMember = false
@@ -17,13 +17,82 @@ struct Steadiness {
     var pointsRunThrough = 0
 }
 
+/// The speed tricks a chunk's voices take: all of them, except in tests that compare a trick
+/// with the plain path.
+struct Shortcuts {
+    /// Steady voices run through control points that would change nothing.
+    var steady = true
+    /// Settled filters ask to join shared ones (``FilterRouter``).
+    var sharing = true
+}
+
 extension Voice {
-    /// The verdict after a full control update: steady when the next control point would find
-    /// everything as this one left it.
+    /// ``render(count:into:events:scratch:context:)`` taking the shortcuts: a steady voice
+    /// runs on through its control points, and a settled filter asks to join a shared one.
+    /// The same bits as the plain path.
     @inline(__always)
-    mutating func judgeSteadiness(target: Float, now: Float, filterChanged: Bool, sharing: Bool,
-                                   context: RenderContext) {
-        steadiness.isSteady = target == now && !control.endsAfterPeriod && !filterChanged
+    mutating func render(count: Int, into out: UnsafeMutablePointer<Float>, events: inout FilterEvents,
+                         scratch: UnsafeMutablePointer<Float>, shortcuts: Shortcuts, context: RenderContext) -> Int {
+        membership.beginChunk()
+        return continueRender(from: 0, count: count, into: out, events: &events, scratch: scratch,
+                              shortcuts: shortcuts, context: context)
+    }
+
+    /// The shortcut render from frame `start` of the chunk on, adding to the events already
+    /// made: a control point whenever a period is over, then the oscillator up to the next one
+    /// (or on through steady points).
+    @inline(__always)
+    mutating func continueRender(from start: Int, count: Int, into out: UnsafeMutablePointer<Float>,
+                                 events: inout FilterEvents, scratch: UnsafeMutablePointer<Float>,
+                                 shortcuts: Shortcuts, context: RenderContext) -> Int {
+        var done = start
+        while done < count && isActive {
+            if control.framesLeftInPeriod == 0 {
+                if control.endsAfterPeriod { kill(); break }
+                controlPoint(at: done, events: &events, shortcuts: shortcuts, context: context)
+            }
+            let (n, skipped) = runLength(upTo: count - done, shortcuts: shortcuts)
+            addSteadyFlushes(at: done + control.framesLeftInPeriod, count: skipped, events: &events, context: context)
+            let produced = oscillator.render(kernel, sample: sample, tables: context.tables, scratch: scratch,
+                                             out: out + done, count: n, ramp: &ramp)
+            ranOn(n, skipping: skipped)
+            done += produced
+            if produced < n { kill(); break }
+        }
+        return done
+    }
+
+    /// A control point with the shortcuts: only counting time while the voice is steady;
+    /// otherwise the plain control point, a settled filter's request to join a shared one
+    /// (``FilterRouter/asksToJoin(_:cutoffCents:context:)``) in place of holding still, and a
+    /// new verdict on steadiness.
+    @inline(__always)
+    mutating func controlPoint(at offset: Int, events: inout FilterEvents, shortcuts: Shortcuts, context: RenderContext) {
+        if shortcuts.steady && holdsSteady(sharing: shortcuts.sharing) {
+            passSteadyPoint(elapsed: control.framesSinceUpdate)
+            addSteadyFlushes(at: offset, count: 1, events: &events, context: context)
+            return
+        }
+        let point = controlPoint(context)
+        begin(point)
+        var filterChanged = point.movesFilter
+        if filterChanged { membership.inSharedFilter = false }
+        if case .holds(let fc) = point.filter, shortcuts.sharing,
+           FilterRouter.asksToJoin(&self, cutoffCents: fc, context: context) {
+            events.append(.join(control.filterTarget, slot: -1), at: offset)
+            filterChanged = true
+        } else {
+            record(point.filter, at: offset, in: &events, context)
+        }
+        judgeSteadiness(point, filterChanged: filterChanged, sharing: shortcuts.sharing, context: context)
+    }
+
+    /// The verdict after a full control point: steady when the next one would find everything
+    /// as this one left it.
+    @inline(__always)
+    mutating func judgeSteadiness(_ point: ControlPoint, filterChanged: Bool, sharing: Bool, context: RenderContext) {
+        let target = point.gainTarget
+        steadiness.isSteady = target == point.gain.start && !control.endsAfterPeriod && !filterChanged
             && volumeEnvelope.stage == .sustain && control.envelopeAhead.stage == .sustain
             // Whatever the key and pedals do, the level check cannot end the voice.
             && target * min(loopPeak, 1) >= Voice.noiseFloor
@@ -34,11 +103,12 @@ extension Voice {
         steadiness.judgedMember = membership.inSharedFilter
     }
 
-    /// Whether the last verdict of steadiness still holds: it was judged with the same sharing
-    /// switch and membership.
+    /// Whether the last verdict of steadiness still holds: no event since, and judged with the
+    /// same sharing switch and membership.
     @inline(__always)
     func holdsSteady(sharing: Bool) -> Bool {
-        steadiness.isSteady && steadiness.judgedSharing == sharing && steadiness.judgedMember == membership.inSharedFilter
+        steadiness.isSteady && lastControlPointHolds && steadiness.judgedSharing == sharing
+            && steadiness.judgedMember == membership.inSharedFilter
     }
 
     /// Frames to render before the next control point that must run, at most `limit`, and the
@@ -46,9 +116,11 @@ extension Voice {
     /// boundary within the limit (the skipped points would change nothing but counters, which
     /// ``ranOn(_:skipping:)`` brings up to date).
     @inline(__always)
-    func runLength(upTo limit: Int, sharing: Bool, steady: Bool) -> (frames: Int, skipped: Int) {
+    func runLength(upTo limit: Int, shortcuts: Shortcuts) -> (frames: Int, skipped: Int) {
         let n = min(limit, control.framesLeftInPeriod)
-        guard steady && n == control.framesLeftInPeriod && holdsSteady(sharing: sharing) else { return (n, 0) }
+        guard shortcuts.steady && n == control.framesLeftInPeriod && holdsSteady(sharing: shortcuts.sharing) else {
+            return (n, 0)
+        }
         let skipped = (limit - n) / Voice.controlPeriod
         return (n + skipped * Voice.controlPeriod, skipped)
     }
@@ -71,8 +143,8 @@ extension Voice {
         ramp.index = period
     }
 
-    /// What a control point of a steady voice does (``controlUpdate`` would find the envelope
-    /// in its sustain, the pitch, cutoff and gain as they were, and nothing to ask): it counts
+    /// What a control point of a steady voice does (the full one would find the envelope in its
+    /// sustain, the pitch, cutoff and gain as they were, and nothing to ask): it counts
     /// `elapsed` frames towards the modulators advanced lazily and the filter's quiet time,
     /// and starts a flat gain ramp at the same level.
     @inline(__always)
@@ -85,7 +157,7 @@ extension Voice {
         steadiness.pointsPassed &+= 1
         control.modLfoPending += elapsed
         control.vibLfoPending += elapsed
-        if sound.filterActive { membership.quietFrames += elapsed }
+        if sound.filterActive { control.filterHeldFrames += elapsed }
         ramp = GainRamp(start: ramp.start, step: 0, index: 0)
     }
 
@@ -95,24 +167,20 @@ extension Voice {
     @inline(__always)
     mutating func filterHoldsStill(sharing: Bool, context: RenderContext) -> Bool {
         if !sharing || membership.inSharedFilter { return true }
-        return !filterMayShare(cutoffCents: control.lastFilterCents, outputRate: context.outputRate)
+        return !FilterRouter.filterMayShare(&self, cutoffCents: control.lastFilterCents, outputRate: context.outputRate)
     }
 
     /// Where each control point flushes the filter's tiny state (``DenormalMode``), the `.flush`
-    /// events ``controlUpdate`` would have made at `count` steady points, the first at `offset`
-    /// and one a period after another: the filter runs as it would through every point.
+    /// events the full control points would have made at `count` steady points, the first at
+    /// `offset` and one a period after another: the filter runs as it would through every point.
     @inline(__always)
-    func addSteadyFlushes(at offset: Int, count: Int, events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
-                          context: RenderContext) {
+    func addSteadyFlushes(at offset: Int, count: Int, events: inout FilterEvents, context: RenderContext) {
         guard context.explicitFilterFlush && sound.filterActive else { return }
-        for j in 0..<count {
-            events[eventCount] = FilterEvent(.flush, at: offset + j * Voice.controlPeriod)
-            eventCount += 1
-        }
+        for j in 0..<count { events.append(.flush, at: offset + j * Voice.controlPeriod) }
     }
 
     /// True when the last control point found the voice steady (tests).
-    var isHeldSteady: Bool { steadiness.isSteady }
+    var isHeldSteady: Bool { steadiness.isSteady && lastControlPointHolds }
 
     /// The steady counts since the last call, reset (tests).
     mutating func takeSteadyCounts() -> (passed: Int, runThrough: Int) {

@@ -5,17 +5,15 @@
 extension Voice {
     /// Renders two voices that play the two halves of a stereo pair in step (``twinOffset(_:from:)``)
     /// with one phase stream, period by period while they stay twins; each then continues on
-    /// its own. Every output is bit for bit what ``renderSource`` would give the voice alone:
-    /// control points are the voices' own, and the oscillator arithmetic is the same. Cubic
-    /// interpolation of 16-bit points only. Returns the frames each produced.
-    static func renderSourcePair(_ a: UnsafeMutablePointer<Voice>, _ b: UnsafeMutablePointer<Voice>, count: Int,
-                                 into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
-                                 events eventsA: UnsafeMutablePointer<FilterEvent>, _ eventsB: UnsafeMutablePointer<FilterEvent>,
-                                 eventCounts countA: inout Int, _ countB: inout Int,
-                                 scratch: UnsafeMutablePointer<Float>, sharing: Bool, steady: Bool,
-                                 context: RenderContext, twinFrames: inout Int) -> (Int, Int) {
-        countA = 0
-        countB = 0
+    /// its own. Every output is bit for bit what ``render(count:into:events:scratch:shortcuts:context:)``
+    /// would give the voice alone: control points are the voices' own, and the oscillator
+    /// arithmetic is the same. Cubic interpolation of 16-bit points only. Returns the frames
+    /// each produced.
+    static func renderPair(_ a: UnsafeMutablePointer<Voice>, _ b: UnsafeMutablePointer<Voice>, count: Int,
+                           into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
+                           events eventsA: inout FilterEvents, _ eventsB: inout FilterEvents,
+                           scratch: UnsafeMutablePointer<Float>, shortcuts: Shortcuts,
+                           context: RenderContext, twinFrames: inout Int) -> (Int, Int) {
         a.pointee.membership.beginChunk()
         b.pointee.membership.beginChunk()
         var done = 0
@@ -23,20 +21,18 @@ extension Voice {
                 && a.pointee.control.framesLeftInPeriod == b.pointee.control.framesLeftInPeriod {
             if a.pointee.control.framesLeftInPeriod == 0 {
                 if a.pointee.control.endsAfterPeriod || b.pointee.control.endsAfterPeriod { break }
-                a.pointee.controlPoint(at: done, events: eventsA, eventCount: &countA, sharing: sharing, steady: steady,
-                                       context: context)
-                b.pointee.controlPoint(at: done, events: eventsB, eventCount: &countB, sharing: sharing, steady: steady,
-                                       context: context)
+                a.pointee.controlPoint(at: done, events: &eventsA, shortcuts: shortcuts, context: context)
+                b.pointee.controlPoint(at: done, events: &eventsB, shortcuts: shortcuts, context: context)
             }
             guard let delta = twinOffset(b, from: a) else { break }
             // Both run on through steady points only when both are steady.
-            let runA = a.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
-            let runB = b.pointee.runLength(upTo: count - done, sharing: sharing, steady: steady)
+            let runA = a.pointee.runLength(upTo: count - done, shortcuts: shortcuts)
+            let runB = b.pointee.runLength(upTo: count - done, shortcuts: shortcuts)
             let (n, skipped) = runA.skipped > 0 && runB.skipped > 0 ? runA
                 : (min(count - done, a.pointee.control.framesLeftInPeriod), 0)
             let firstSkipped = done + a.pointee.control.framesLeftInPeriod
-            a.pointee.addSteadyFlushes(at: firstSkipped, count: skipped, events: eventsA, eventCount: &countA, context: context)
-            b.pointee.addSteadyFlushes(at: firstSkipped, count: skipped, events: eventsB, eventCount: &countB, context: context)
+            a.pointee.addSteadyFlushes(at: firstSkipped, count: skipped, events: &eventsA, context: context)
+            b.pointee.addSteadyFlushes(at: firstSkipped, count: skipped, events: &eventsB, context: context)
             // The voice whose points lie first leads, so the twin's shifted base pointer
             // (its own points minus the offset) never points before its own sample.
             let produced = delta >= 0
@@ -52,10 +48,10 @@ extension Voice {
                 return (done, done)
             }
         }
-        let producedA = a.pointee.continueSource(from: done, count: count, into: outA, events: eventsA, eventCount: &countA,
-                                                 scratch: scratch, sharing: sharing, steady: steady, context: context)
-        let producedB = b.pointee.continueSource(from: done, count: count, into: outB, events: eventsB, eventCount: &countB,
-                                                 scratch: scratch, sharing: sharing, steady: steady, context: context)
+        let producedA = a.pointee.continueRender(from: done, count: count, into: outA, events: &eventsA,
+                                                 scratch: scratch, shortcuts: shortcuts, context: context)
+        let producedB = b.pointee.continueRender(from: done, count: count, into: outB, events: &eventsB,
+                                                 scratch: scratch, shortcuts: shortcuts, context: context)
         return (producedA, producedB)
     }
 

@@ -6,18 +6,22 @@ import PolyphonSoundFontCore
 /// A note-on finds the regions (preset zone + instrument zone) its key and velocity fall in,
 /// and each starts a voice (``start(region:sample:loopPeak:channel:key:velocity:frame:serial:portamento:context:)``):
 /// the region's generators plus its modulators evaluated against the channel give the voice's
-/// parameters (``VoiceParameters.swift``), its envelopes, LFOs and oscillator start, and from then
-/// on ``renderSource`` produces its dry signal chunk by chunk. Control values — envelopes,
-/// LFOs, pitch, cutoff, gain — are worked out at control points every ``controlPeriod`` frames,
-/// counted from the voice's own start so the result never depends on how the caller slices
-/// render calls (``ControlPoint.swift``); the gain moves by a per-frame ramp between them. The
-/// voice renderer then filters the signal, eight voices at a time, and mixes it
-/// (``VoiceRenderer``).
+/// parameters (``VoiceParameters.swift``), its envelopes, LFOs and oscillator start. From then
+/// on ``render(count:into:events:scratch:context:)`` produces its signal chunk by chunk: a
+/// control point every ``controlPeriod`` frames — counted from the voice's own start, so the
+/// result never depends on how the caller slices render calls — brings the envelopes and LFOs
+/// up to date and decides the period's pitch step, filter target and gain ramp
+/// (``controlPoint(_:)``); the oscillator renders up to the next one. The filter runs next,
+/// eight voices at a time, on the targets the control points left as events (``FilterBatch``),
+/// and the voice renderer mixes the result (``VoiceRenderer``). A note-off moves both
+/// envelopes to their release; the voice ends when its envelope does or it can no longer be
+/// heard.
 ///
-/// Three speed tricks change how, never what, a voice renders, each in its own file: steady
-/// voices run through control points that would change nothing (``SteadyVoice.swift``), the two
-/// halves of a stereo pair share one phase stream (``StereoTwins.swift``), and voices whose
-/// filters have settled share filters (``FilterSharing.swift``, ``SharedFilters``).
+/// Three speed tricks change how, never what, a voice renders, each in its own file wrapping
+/// this plain path: steady voices run through control points that would change nothing
+/// (``SteadyVoice.swift``), the two halves of a stereo pair share one phase stream
+/// (``StereoTwins.swift``), and voices whose filters have settled share filters
+/// (``FilterRouter``).
 ///
 /// A value type living in the synthesizer's preallocated voice pool: rendering touches it
 /// through a pointer, so there is no reference counting or exclusivity checking per voice.
@@ -76,9 +80,11 @@ struct Voice {
     var sound = VoiceParameters()
     /// Where the voice stands between control points, and what the last one computed.
     var control = ControlState()
+
+    // What the speed tricks keep about the voice (each in its own file).
     /// The steady-voice shortcut's verdict (``SteadyVoice.swift``).
     var steadiness = Steadiness()
-    /// Shared-filter membership (``FilterSharing.swift``).
+    /// Shared-filter membership (``FilterRouter``).
     var membership = SharedFilterMembership()
 
     // MARK: - Life cycle
@@ -133,7 +139,7 @@ struct Voice {
 
     /// Releases at frame `now` — or, when the voice has played less than the minimum note
     /// length, at the frame it reaches it (``Note/deferredReleaseFrame``; the voice pool begins
-    /// it then, ``VoicePool/beginDeferredReleases(_:_:)``).
+    /// it then, ``VoicePool/beginDeferredReleases(_:)``).
     mutating func release(now: Int64, _ context: RenderContext) {
         guard isActive, !isReleased else { return }
         let due = note.startFrame + Int64(context.minimumNoteFrames)
@@ -197,93 +203,275 @@ struct Voice {
     /// True when the voice's output goes through its low-pass filter.
     var isFiltered: Bool { sound.filterActive }
 
-    // MARK: - Rendering
-
-    /// Renders the voice's dry signal for `count` frames into `out` (oscillator and gain; the
-    /// filter and mixing come after, in ``VoiceRenderer``), and records the filter's control
-    /// points in `events` (room for ``maximumFilterEvents(frames:)``). `scratch` is the
-    /// oscillator's working memory (``Oscillator/scratchPoints`` floats). Returns the frames
-    /// produced: fewer than `count` when the voice ended, which frees it.
-    ///
-    /// `sharing` lets a settled filter ask to join a shared one; `steady` lets a steady voice run
-    /// through control points that would change nothing (same bits either way).
-    @inline(__always)
-    mutating func renderSource(count: Int, into out: UnsafeMutablePointer<Float>,
-                               events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
-                               scratch: UnsafeMutablePointer<Float>, sharing: Bool, steady: Bool,
-                               context: RenderContext) -> Int {
-        eventCount = 0
-        membership.beginChunk()
-        return continueSource(from: 0, count: count, into: out, events: events, eventCount: &eventCount,
-                              scratch: scratch, sharing: sharing, steady: steady, context: context)
+    /// Brings the envelopes to this frame before a note-off switches them to their release:
+    /// otherwise the next control point would advance the release by the frames since the
+    /// last point, which were spent before the note-off, and the release would start up to
+    /// a control period early. The modulation envelope is brought up to date even when nothing
+    /// reads it, so its release starts from where it really is.
+    mutating func catchUp() {
+        let elapsed = control.framesSinceUpdate
+        control.framesSinceUpdate = 0
+        if elapsed > 0 {
+            volumeEnvelope.advance(elapsed)
+            control.modLfoPending += elapsed
+            control.vibLfoPending += elapsed
+            if sound.filterActive { control.filterHeldFrames += elapsed }
+            sound.advancePortamento(elapsed)
+        }
+        modulationEnvelope.advance(control.modEnvPending + elapsed)
+        control.modEnvPending = 0
+        control.envelopeAheadIsValid = false
     }
 
-    /// ``renderSource`` from frame `start` of the call on, adding to the events already made:
-    /// a control point whenever a period is over, then the oscillator up to the next one.
-    @inline(__always)
-    mutating func continueSource(from start: Int, count: Int, into out: UnsafeMutablePointer<Float>,
-                                 events: UnsafeMutablePointer<FilterEvent>, eventCount: inout Int,
-                                 scratch: UnsafeMutablePointer<Float>, sharing: Bool, steady: Bool,
-                                 context: RenderContext) -> Int {
-        var done = start
+    /// Ends the current control period early so a change is heard from this frame on.
+    mutating func restartControlPeriod() {
+        control.framesLeftInPeriod = 0
+        control.envelopeAheadIsValid = false
+    }
+
+    /// True while nothing but time has passed since the last full control point (no event
+    /// restarted the period): what it looked ahead to still holds.
+    var lastControlPointHolds: Bool { control.envelopeAheadIsValid }
+
+    // MARK: - Rendering
+
+    /// Renders `count` frames of the voice's signal before its filter into `out` — the
+    /// oscillator times the gain ramp, with a control point whenever a period is over — and
+    /// records the filter's targets in `events`. `scratch` is the oscillator's working memory
+    /// (``Oscillator/scratchPoints`` floats). Returns the frames produced: fewer than `count`
+    /// when the voice ended, which frees it.
+    mutating func render(count: Int, into out: UnsafeMutablePointer<Float>, events: inout FilterEvents,
+                         scratch: UnsafeMutablePointer<Float>, context: RenderContext) -> Int {
+        var done = 0
         while done < count && isActive {
             if control.framesLeftInPeriod == 0 {
                 if control.endsAfterPeriod { kill(); break }
-                controlPoint(at: done, events: events, eventCount: &eventCount, sharing: sharing, steady: steady,
-                             context: context)
+                let point = controlPoint(context)
+                begin(point)
+                record(point.filter, at: done, in: &events, context)
             }
-            let (n, skipped) = runLength(upTo: count - done, sharing: sharing, steady: steady)
-            addSteadyFlushes(at: done + control.framesLeftInPeriod, count: skipped, events: events,
-                             eventCount: &eventCount, context: context)
-            let produced = oscillator.render(kernel, sample: sample, tables: context.tables, scratch: scratch,
-                                             out: out + done, count: n, ramp: &ramp)
-            ranOn(n, skipping: skipped)
+            let n = min(count - done, control.framesLeftInPeriod)
+            let produced = renderOscillator(n, into: out + done, scratch: scratch, context: context)
             done += produced
             if produced < n { kill(); break }
         }
         return done
     }
 
-    /// Control points (hence filter events) in one call of ``renderSource``: one at the start and
-    /// one per control period after it.
+    /// `n` frames of the oscillator (at most the rest of the period) into `out`. Returns the
+    /// frames produced: fewer when the sample ended.
+    @inline(__always)
+    mutating func renderOscillator(_ n: Int, into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                                   context: RenderContext) -> Int {
+        let produced = oscillator.render(kernel, sample: sample, tables: context.tables, scratch: scratch,
+                                         out: out, count: n, ramp: &ramp)
+        control.framesLeftInPeriod -= n
+        control.framesSinceUpdate += n
+        return produced
+    }
+
+    /// Control points (hence filter events) in one call of ``render(count:into:events:scratch:context:)``:
+    /// one at the start and one per control period after it.
     static func maximumFilterEvents(frames: Int) -> Int { frames / controlPeriod + 2 }
 
-    // MARK: - Mixing
+    // MARK: - Control point
 
-    /// Adds `n` frames of the voice's (filtered) signal into the buses, panned and sent.
+    /// A control point: brings the envelopes and LFOs to now and decides the period it starts —
+    /// the pitch step, where the filter goes and the gain ramp — marking the voice to end after
+    /// the period when it finishes there or can no longer be heard.
     @inline(__always)
-    func mix(_ s: UnsafeMutablePointer<Float>, _ n: Int, _ t: MixTarget) {
-        let l = t.left, r = t.right
-        let pl = sound.panLeft, pr = sound.panRight
-        for i in 0..<n {
-            let v = s[i]
-            l[i] += v * pl
-            r[i] += v * pr
-        }
-        mixSends(s, n, t)
+    mutating func controlPoint(_ context: RenderContext) -> ControlPoint {
+        let elapsed = control.framesSinceUpdate
+        let continued = advanceToNow()
+        let period = Voice.controlPeriod
+        control.framesLeftInPeriod = period
+        let (modLfo, modEnv, vibLfo) = modulatorsNow()
+        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, wholeCents: context.wholeCentPitch)
+        let filter = sound.filterActive
+            ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
+        // Gain at the end of the period, reached by a linear ramp.
+        let target = gainAtEndOfPeriod(continued: continued, context: context)
+        let now = ramp.current
+        return ControlPoint(pitchStep: pitchStep, filter: filter, gainTarget: target,
+                            gain: GainRamp(start: now, step: (target - now) / Float(period), index: 0))
     }
 
-    /// The constant-power pan gains the dry signal is mixed with.
-    var panGains: SIMD2<Float> { SIMD2(sound.panLeft, sound.panRight) }
-
-    /// Left, right, reverb and chorus gains, for a voice mixed into a shared filter (a send is
-    /// 0 when `target` does not take it, as ``mixSends(_:_:_:)`` skips it).
-    func busGains(_ target: MixTarget) -> SIMD4<Float> {
-        SIMD4(sound.panLeft, sound.panRight, target.reverb != nil && sound.reverbSend > 0 ? sound.reverbSend : 0,
-              target.chorus != nil && sound.chorusSend > 0 ? sound.chorusSend : 0)
+    /// Starts the period a control point decided: the oscillator's pitch and the gain ramp.
+    @inline(__always)
+    mutating func begin(_ point: ControlPoint) {
+        if let step = point.pitchStep { oscillator.setIncrement(step) }
+        ramp = point.gain
     }
 
-    /// Adds `n` frames of the voice's signal into the effect sends alone (its filter batch
-    /// mixed the dry signal).
+    /// The filter's part of a control point as an event at frame `offset`: a new target to
+    /// glide or snap to. Where denormals are not flushed by the hardware mode, a filter holding
+    /// still flushes its state instead (see ``DenormalMode``); otherwise it leaves no event, so
+    /// the filter batch's spans stay long.
     @inline(__always)
-    func mixSends(_ s: UnsafeMutablePointer<Float>, _ n: Int, _ t: MixTarget) {
-        if sound.reverbSend > 0, let bus = t.reverb {
-            let b = bus, k = sound.reverbSend
-            for i in 0..<n { b[i] += s[i] * k }
+    func record(_ filter: FilterTarget, at offset: Int, in events: inout FilterEvents, _ context: RenderContext) {
+        switch filter {
+        case .glide(let to): events.append(.glide(to: to, frames: Int32(Voice.controlPeriod)), at: offset)
+        case .snap(let to): events.append(.snap(to: to), at: offset)
+        case .holds: if context.explicitFilterFlush { events.append(.flush, at: offset) }
+        case .off: break
         }
-        if sound.chorusSend > 0, let bus = t.chorus {
-            let b = bus, k = sound.chorusSend
-            for i in 0..<n { b[i] += s[i] * k }
+    }
+
+    /// Advances the volume envelope and the glide by the frames since the last point (the
+    /// other modulators lazily). Returns true when this point ends a whole period begun at the
+    /// previous one, with the envelope taken from ``ControlState/envelopeAhead``.
+    @inline(__always)
+    private mutating func advanceToNow() -> Bool {
+        let elapsed = control.framesSinceUpdate
+        control.framesSinceUpdate = 0
+        guard elapsed > 0 else { return false }
+        var continued = false
+        if control.envelopeAheadIsValid && elapsed == Voice.controlPeriod {
+            volumeEnvelope = control.envelopeAhead
+            continued = true
+        } else {
+            volumeEnvelope.advance(elapsed)
         }
+        control.modEnvPending += elapsed
+        control.modLfoPending += elapsed
+        control.vibLfoPending += elapsed
+        sound.advancePortamento(elapsed)
+        return continued
+    }
+
+    /// The modulation LFO, modulation envelope and vibrato LFO where the coming period ends —
+    /// each brought up to date only if something reads it (0 otherwise). The period's pitch and
+    /// the cutoff its filter glides to follow them, so read at the period's start they would lag
+    /// it by a whole period (a resonant filter opened by a 1 ms envelope rang). FluidSynth, too,
+    /// steps its envelopes and LFOs before each block it renders.
+    @inline(__always)
+    private mutating func modulatorsNow() -> (modLfo: Float, modEnv: Float, vibLfo: Float) {
+        var modLfo: Float = 0, modEnv: Float = 0, vibLfo: Float = 0
+        let period = Voice.controlPeriod
+        if sound.usesModulationLFO {
+            modulationLFO.advance(control.modLfoPending)
+            control.modLfoPending = 0
+            var ahead = modulationLFO
+            ahead.advance(period)
+            modLfo = ahead.value
+        }
+        if sound.usesModulationEnvelope {
+            modulationEnvelope.advance(control.modEnvPending)
+            control.modEnvPending = 0
+            var ahead = modulationEnvelope
+            ahead.advance(period)
+            modEnv = ahead.value
+        }
+        if sound.vibLfoToPitch != 0 {
+            vibratoLFO.advance(control.vibLfoPending)
+            control.vibLfoPending = 0
+            var ahead = vibratoLFO
+            ahead.advance(period)
+            vibLfo = ahead.value
+        }
+        return (modLfo, modEnv, vibLfo)
+    }
+
+    /// The oscillator's step (sample points per frame) from the note's pitch, the glide, the
+    /// LFOs and the modulation envelope as they are now; nil when it has not changed.
+    ///
+    /// The pitch is exact unless `wholeCents` asks for FluidSynth's: whole cents, rounded down
+    /// (2.3 and 2.6 alike: its cents-to-hertz table drops the fraction of the note's absolute
+    /// cents, whose sample root is whole). Matching it keeps every harmonic of a vibrato or a
+    /// bent note on FluidSynth's frequencies; a tuning's fractions of a cent need the exact one.
+    @inline(__always)
+    private mutating func pitchStep(modLfo: Float, modEnv: Float, vibLfo: Float, wholeCents: Bool) -> Double? {
+        let note = sound.pitchCents + sound.portamentoCents
+        let modulation = modLfo * sound.modLfoToPitch + vibLfo * sound.vibLfoToPitch + modEnv * sound.modEnvToPitch
+        let base = wholeCents ? note.rounded(.down) : note
+        let cents = wholeCents ? (note + modulation).rounded(.down) : note + modulation
+        guard cents != control.lastPitchCents else { return nil }
+        control.lastPitchCents = cents
+        if base != control.lastBaseCents {
+            control.lastBaseCents = base
+            control.baseRatio = Double(Units.centsToRatio(base)) * sound.sampleRateRatio
+        }
+        // Vibrato and most modulation stay within a semitone: a short series for the
+        // modulation on top of the note's own ratio is much cheaper than a full exp2.
+        let step = cents - base
+        return abs(step) <= 100
+            ? control.baseRatio * Double(Units.exp2Small(step * (1.0 / 1200.0)))
+            : Double(Units.centsToRatio(cents)) * sound.sampleRateRatio
+    }
+
+    /// The filter's cutoff now: a changed one glides over the period (the first one sets the
+    /// filter at once).
+    @inline(__always)
+    private mutating func filterTarget(modLfo: Float, modEnv: Float, elapsed: Int, context: RenderContext) -> FilterTarget {
+        let fc = laggedCutoff(sound.filterCutoffCents + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter)
+        control.filterHeldFrames += elapsed
+        if fc != control.lastFilterCents || sound.filterQ != control.lastFilterQ || !filter.isPrimed {
+            control.lastFilterCents = fc
+            control.lastFilterQ = sound.filterQ
+            let primed = filter.isPrimed
+            if let target = filter.coefficients(cutoffCents: fc, qCentibels: sound.filterQ, table: context.cutoffTable) {
+                control.filterTarget = target
+                control.filterHeldFrames = 0
+                return primed ? .glide(target) : .snap(target)
+            }
+        }
+        return .holds(cutoffCents: fc)
+    }
+
+    /// The gain the ramp reaches at the end of the period: the volume envelope a period ahead
+    /// times attenuation, soft pedal and LFO. Marks the voice to end after the period when the
+    /// envelope finishes there, or when past its attack neither end of the ramp can be heard.
+    @inline(__always)
+    private mutating func gainAtEndOfPeriod(continued: Bool, context: RenderContext) -> Float {
+        let period = Voice.controlPeriod
+        var env = volumeEnvelope
+        env.advance(period)
+        control.envelopeAhead = env
+        control.envelopeAheadIsValid = true
+        var lfoAtEnd: Float = 0
+        if sound.modLfoToVolume != 0 {
+            var lfo = modulationLFO
+            lfo.advance(period)
+            lfoAtEnd = lfo.value
+        }
+        if env.stage == .finished {
+            control.endsAfterPeriod = true
+            return 0
+        }
+        let cb = sound.attenuation + sound.softPedalCentibels - lfoAtEnd * sound.modLfoToVolume
+        let target: Float
+        if env.stage == .sustain && volumeEnvelope.stage == .sustain && cb == control.lastCentibels {
+            target = control.lastTarget  // a held note at a steady level: nothing to recompute
+        } else if continued && control.targetStep > 0 && cb == control.lastCentibels
+                    && volumeEnvelope.stage == control.targetStepStage && env.stage == control.targetStepStage {
+            // A whole period inside the same decay or release: one multiply instead of an
+            // exponential (the rounding this accumulates stays below 0.001 dB per second).
+            target = control.lastTarget * control.targetStep
+            control.lastTarget = target
+        } else {
+            target = env.amplitude(extraCentibels: cb) * context.outputGain
+            control.lastTarget = target
+            switch env.stage {
+            case .sustain:
+                control.lastCentibels = cb
+            case .decay, .release:
+                control.lastCentibels = cb
+                control.targetStep = Units.centibelsToAmplitude(960 * env.levelFallPerFrame * Float(period))
+                control.targetStepStage = env.stage
+            default:
+                control.lastCentibels = .nan
+            }
+        }
+        if env.isLogarithmic {
+            // Past the attack the level only falls (or holds): drop the voice once neither end
+            // of this ramp can be heard.
+            let peak = oscillator.hasLooped || (oscillator.isLooping && oscillator.position >= oscillator.loopStart)
+                ? loopPeak : 1
+            if max(target, ramp.current) * peak < Voice.noiseFloor
+                && (env.stage != .sustain || env.sustainLevel <= 0 || note.isKeyReleased) {
+                control.endsAfterPeriod = true
+            }
+        }
+        return target
     }
 }

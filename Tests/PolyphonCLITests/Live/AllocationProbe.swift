@@ -2,10 +2,11 @@ import Foundation
 
 /// A counting shim for the C allocator, compiled at test time with `cc` and loaded into the
 /// CLI with `LD_PRELOAD`: every malloc, calloc, realloc, memalign-family call and free made on
-/// a thread named `polyphon-render` is counted, and the counts are written at exit.
+/// the render thread (`polyphon-render`) or a voice worker (`polyphon-voices`, `--threads`) is
+/// counted, and the counts are written at exit.
 ///
-/// The thread is recognised by its name (`prctl(PR_GET_NAME)`), which the render thread sets
-/// before its first block, so the measurement needs no hook in the library. Counting starts
+/// The threads are recognised by their names (`prctl(PR_GET_NAME)`), which they set before
+/// their first block, so the measurement needs no hook in the library. Counting starts
 /// when the process receives SIGUSR1 and stops at SIGUSR2, so a test can let first-use set-up
 /// pass (a warm-up chord) and measure the passage itself, not the threads' teardown.
 enum AllocationProbe {
@@ -41,7 +42,7 @@ enum AllocationProbe {
     static int on_render_thread(void) {
         char name[17] = {0};
         if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0) return 0;
-        return strcmp(name, "polyphon-render") == 0;
+        return strcmp(name, "polyphon-render") == 0 || strcmp(name, "polyphon-voices") == 0;
     }
     static void count(atomic_long *counter) {
         if (busy || !atomic_load(&armed)) return;

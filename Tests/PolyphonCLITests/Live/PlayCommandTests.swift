@@ -53,6 +53,38 @@ struct PlayCommandTests {
         #expect(difference <= peak * 1e-4, "live and offline agree to −80 dB of the peak (lag \(lag), difference \(difference))")
     }
 
+    /// `play --loops 3` through a device: the marked loop three times, then the rest, the same
+    /// samples as `render --loops 3` (the jumps on the same frames).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: LiveTools.polyphon) && LiveTools.alsaAvailable))
+    func playLoopsTheMarkedSectionAsRenderDoes() throws {
+        let directory = try TemporaryDirectory()
+        let song = try LoopCommandTests.song(.markers), bank = try CLI.bankFile()
+        let render = try Subprocess(LiveTools.polyphon, [
+            "render", song, "-o", directory.file("offline.wav"), "--bits", "32f", "--loops", "3", "--soundfont", bank],
+            errors: directory.file("render.log"))
+        #expect(render.wait(timeout: 120) == 0)
+        let play = try Subprocess(LiveTools.polyphon, [
+            "play", song, "-q", "--loops", "3", "--backend", "alsa",
+            "--device", "file:'\(directory.file("live.raw"))',raw", "--soundfont", bank],
+            errors: directory.file("play.log"))
+        let status = play.wait(timeout: 120)
+        let log = (try? String(contentsOfFile: directory.file("play.log"), encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(log)")
+        let offline = try AudioFile(contentsOf: directory.file("offline.wav"))
+        let reference = zip(offline.channels[0], offline.channels[1]).flatMap { [$0, $1] }
+        let captured = try readFloats(directory.file("live.raw"))
+        // Sample-exact output starts its sound on the same frame: the first sample above
+        // −60 dBFS aligns them (a correlation over a pure sine could pick another period).
+        func onset(_ x: [Float]) -> Int? { stride(from: 0, to: x.count, by: 2).first { abs(x[$0]) > 1e-3 }.map { $0 / 2 } }
+        let lag = try #require(onset(captured)) - (try #require(onset(reference)))
+        // Through the third pass and into the outro: 1 s + 3 × 2 s + 0.5 s.
+        let frames = min(330_750, reference.count / 2)
+        #expect(captured.count / 2 - lag >= frames, "captured \(captured.count / 2) frames")
+        let head = Array(reference[0..<(2 * frames)])
+        let difference = largestDifference(captured: captured, reference: head, lag: lag)
+        #expect(difference <= 1e-4, "live and offline loops agree (lag \(lag), difference \(difference))")
+    }
+
     static var tmuxReady: Bool {
         ready && LiveTools.pulseAvailable && (RealFiles.isCI || FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"))
     }

@@ -55,8 +55,11 @@ struct StressPassageTests {
         FileManager.default.fileExists(atPath: LiveTools.releasePolyphon) ? LiveTools.releasePolyphon : nil
     }
 
-    @Test(.enabled(if: ready))
-    func thousandNotesASecondPlayWithoutUnderrunsOrRenderThreadAllocations() throws {
+    /// With `--threads 2` the voice workers are counted too. Underruns are required to be none
+    /// on one thread only: with two, on a shared 2-core machine, the render thread waits for a
+    /// worker the system may have descheduled, which says nothing about the engine.
+    @Test(.enabled(if: ready), arguments: [1, 2])
+    func thousandNotesASecondPlayWithoutUnderrunsOrRenderThreadAllocations(threads: Int) throws {
         _ = try #require(FileManager.default.fileExists(atPath: SynthCommandTests.bank) ? SynthCommandTests.bank : nil)
         let server = try PulseServer()
         let directory = server.directory
@@ -71,7 +74,7 @@ struct StressPassageTests {
         #expect(keepReader >= 0 && writer >= 0)
         let synth = try Subprocess(try #require(Self.releaseBuild), [
             "synth", "--stdin", "--backend", "pulse", "--soundfont", SynthCommandTests.bank,
-            "--polyphony", "256", "--tail", "2"],
+            "--polyphony", "256", "--tail", "2", "--threads", "\(threads)"],
             environment: ["PULSE_SERVER": server.address, "LD_PRELOAD": probe,
                           "POLYPHON_ALLOCATION_REPORT": directory.file("allocations.txt")],
             input: fifo, errors: directory.file("synth.log"))
@@ -91,6 +94,12 @@ struct StressPassageTests {
         _ = warmUp.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
         usleep(2_500_000)
         kill(synth.pid, SIGUSR1)
+        // The voice workers are there to be counted.
+        let taskDirectory = "/proc/\(synth.pid)/task"
+        let threadNames = ((try? FileManager.default.contentsOfDirectory(atPath: taskDirectory)) ?? []).compactMap {
+            try? String(contentsOfFile: "\(taskDirectory)/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(threadNames.filter { $0 == "polyphon-voices" }.count == threads - 1, "\(threadNames)")
         let start = Date()
         var notes = 0
         for batch in Self.passage(seconds: 5) {
@@ -106,14 +115,15 @@ struct StressPassageTests {
         close(writer)
         let status = synth.wait(timeout: 60)
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        print("stress passage: \(notes / 2) notes in 5 s; \(log.split(separator: "\n").last ?? "")")
+        print("stress passage, \(threads) thread(s): \(notes / 2) notes in 5 s; \(log.split(separator: "\n").last ?? "")")
         #expect(status == 0, "\(log)")
         let underruns = log.split(separator: "\n").last.flatMap { line in
             line.components(separatedBy: ", ").first { $0.hasSuffix(" underruns") }.flatMap { Int($0.split(separator: " ")[0]) }
         }
-        #expect(underruns == 0, "\(log)")
+        #expect(underruns != nil, "\(log)")
+        if threads == 1 { #expect(underruns == 0, "\(log)") }
         let counts = try AllocationProbe.read(directory.file("allocations.txt"))
-        print("render thread allocator calls: \(counts.allocations) allocations, \(counts.frees) frees")
+        print("render and voice threads' allocator calls: \(counts.allocations) allocations, \(counts.frees) frees")
         #expect(counts.allocations == 0)
         #expect(counts.frees == 0)
     }

@@ -100,8 +100,18 @@ import PolyphonSynth
             let l = UnsafeMutablePointer<Float>.allocate(capacity: 512)
             let r = UnsafeMutablePointer<Float>.allocate(capacity: 512)
             defer { l.deallocate(); r.deallocate() }
-            for _ in 0..<2000 {  // at most ~23 s of audio, far more than the song
+            // The thread may start long before the test's task calls play() on a busy machine:
+            // it waits for play (up to minutes, against a hang), then renders at most ~23 s of
+            // audio, far more than the song.
+            var blocks = 0, idle = 0
+            while blocks < 2000 && idle < 300_000 {
+                if !player.isPlaying && player.lastCompletionFrame.load(ordering: .acquiring) < 0 {
+                    idle += 1
+                    usleep(1000)
+                    continue
+                }
                 player.render(left: l, right: r, frameCount: 512)
+                blocks += 1
                 if player.lastCompletionFrame.load(ordering: .acquiring) >= 0 { break }
             }
         }

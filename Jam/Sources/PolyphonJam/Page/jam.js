@@ -3,6 +3,8 @@
 // layers with exact frames, played back, kept in the browser and exported through the server.
 // `window.jam` scripts all of it (see the README).
 import { families, programName, drumKeys } from "./gm.js";
+import { readMIDIFile, MIDIRecordKind } from "./polyphon.js";
+import { MIDIFilePlayer } from "./polyphon-midi-player.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "polyphon-jam-take";
@@ -20,9 +22,11 @@ const state = {
   reverb: true, chorus: true, reverbLevel: 40, chorusLevel: 0,
   tempo: 120, beatsPerBar: 4, metronome: false,
   take: null, recording: null, playback: null,
+  songs: [],  // the server's songs: { id, name, size }
+  song: null,  // the MIDI file loaded: { name, events, channels, tracks, lyrics, duration, … }
   down: new Map(),  // sounding key → how many sources hold it (pointer, computer key, MIDI)
 };
-let context, node, analyser, volume, ready, resolveReady, captureId = 0;
+let context, node, analyser, volume, ready, resolveReady, captureId = 0, wasmModule;
 const captures = new Map();
 let logWaiter = null;
 ready = new Promise((resolve) => { resolveReady = resolve; });
@@ -40,8 +44,8 @@ async function startAudio() {
   node.connect(volume).connect(context.destination);
   setVolume($("volume").value);
   node.port.onmessage = (e) => received(e.data);
-  const module = await WebAssembly.compile(await (await fetch("polyphon.wasm")).arrayBuffer());
-  node.port.postMessage({ type: "init", module, reverb: state.reverb, chorus: state.chorus });
+  wasmModule = await WebAssembly.compile(await (await fetch("polyphon.wasm")).arrayBuffer());
+  node.port.postMessage({ type: "init", module: wasmModule, reverb: state.reverb, chorus: state.chorus });
   await loadBanks(true);
   sendSetup(liveChannel(), false);
   resume();
@@ -58,6 +62,14 @@ function received(message) {
     case "status":
       $("voices").textContent = `${message.voices} voices`;
       $("load").textContent = `load ${(100 * message.load).toFixed(1)} %`;
+      if (message.file && state.song) {
+        state.song.position = message.file.position;
+        rollClock = { seconds: message.file.position / context.sampleRate, at: context.currentTime };
+        showSongPosition(message.file);
+      }
+      break;
+    case "filePlaying": case "fileState": case "fileEnded":
+      songMessage(message);
       break;
     case "error": say(message.message, true); break;
     case "log": if (logWaiter) { logWaiter(message.events); logWaiter = null; } break;
@@ -99,6 +111,7 @@ function neededPresets() {
   const wanted = new Set();
   const add = (bank, program) => { const p = resolvePreset(bank, program); if (p) wanted.add(p.join(":")); };
   add(state.drums ? 128 : 0, state.drums ? state.kit : state.program);
+  for (const [b, p] of state.song?.presets ?? []) add(b, p);
   for (const layer of state.take?.layers ?? []) for (const [b, p] of layerPresets(layer)) add(b, p);
   return [...wanted].sort();
 }
@@ -161,6 +174,7 @@ async function chooseBank(id) {
 /** The channel the next layer records on: its own, so layers never disturb each other. */
 function liveChannel() {
   const used = new Set((state.take?.layers ?? []).map((l) => l.channel));
+  for (const channel of state.song?.channels ?? []) used.add(channel.channel);
   if (state.drums && !used.has(9)) return 9;
   for (let c = 0; c < 16; c++) if (c !== 9 && !used.has(c)) return c;
   return state.drums ? 9 : 15;
@@ -266,6 +280,9 @@ async function startRecording() {
   const channel = liveChannel();
   const origin = Math.round(start * context.sampleRate);
   scheduleTake(state.take, start, true);
+  // With a song loaded, the layer is recorded over it: the song starts from its beginning on
+  // the take's first frame, and exports of the song carry the layer.
+  if (state.song) { state.take.overSong = state.song.name; await startSongAt(origin); }
   node.port.postMessage({ type: "log", on: true });
   state.recording = { channel, origin, start, name: instrumentName(), program: state.drums ? state.kit : state.program, drums: state.drums };
   sendSetup(channel, true, start);
@@ -282,6 +299,7 @@ async function stopRecording() {
   if (state.sustain) sustain(false);
   const events = await new Promise((resolve) => { logWaiter = resolve; node.port.postMessage({ type: "log", on: false }); });
   state.recording = null;
+  if (state.song?.playing) await stopFile();
   stopMetronome();
   $("record").classList.remove("on");
   const layer = { name: recording.name, channel: recording.channel, program: recording.program, drums: recording.drums,
@@ -319,6 +337,7 @@ async function play(take = state.take) {
   const start = context.currentTime + 0.15;
   const last = scheduleTake(take, start);
   const startFrame = Math.round(start * context.sampleRate);
+  if (state.song && take.overSong === state.song.name) await startSongAt(startFrame);
   sendSetup(liveChannel(), false, start);
   startMetronome(start);
   $("play").classList.add("selected");
@@ -383,6 +402,447 @@ function startMetronome(start) {
 }
 function stopMetronome() { clearInterval(metronomeTimer); metronomeTimer = null; }
 
+// MARK: A MIDI file
+
+/** Largest MIDI file the page reads (the reader holds a few copies of it). */
+const MAX_MIDI_BYTES = 16 << 20;
+
+/** Reads a MIDI file in the page (the WebAssembly module's reader), hands its events to the
+ *  worklet's player and loads the presets it plays: `{duration, tracks, channels, lyrics}`. */
+async function loadMIDI(bytes, name = "song.mid") {
+  await ready;
+  const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+  if (data.length > MAX_MIDI_BYTES) throw new RangeError(`${name}: ${data.length.toLocaleString()} bytes, more than the ${MAX_MIDI_BYTES >> 20} MB the page reads`);
+  const file = await readMIDIFile({ module: wasmModule, bytes: data, name });
+  const song = describeSong(file, name, context.sampleRate);
+  song.lyricLines = lyricLines(song.lyrics);
+  song.notes = songNotes(song, context.sampleRate);
+  song.lowKey = Math.min(...song.notes.map((n) => n.key), 127);
+  song.highKey = Math.max(...song.notes.map((n) => n.key), 0);
+  stopFile();
+  state.song = song;
+  const loaded = nextSongMessage("fileState");
+  node.port.postMessage({ type: "file", events: song.events, endFrame: Math.round(song.duration * context.sampleRate) });
+  await loaded;
+  await loadBanks();
+  sendSetup(liveChannel(), false);
+  renderSong();
+  say(`${name}: ${formatTime(song.duration)}, ${song.channels.length} channels, ${song.tracks.length} tracks.`);
+  return songSummary(song);
+}
+
+function songSummary(song) {
+  return { duration: song.duration, tracks: song.tracks.map((t) => ({ ...t })),
+           channels: song.channels.map((c) => ({ ...c, name: channelInstrumentName(c) })), lyrics: song.lyrics.map((l) => ({ ...l })) };
+}
+
+/** The song's events on their frames at `sampleRate`, its channels and the presets they play,
+ *  its tracks, lyrics and metric map. */
+function describeSong(file, name, sampleRate) {
+  const events = [], lyrics = [], karaoke = [], tempos = [], signatures = [];
+  const tracks = Array.from({ length: file.trackCount }, (_, index) => ({ index, name: "", notes: 0 }));
+  const channels = new Map();
+  const bankSelect = new Array(16).fill(0), program = new Array(16).fill(0);
+  const presets = new Set();
+  const text = (bytes) => { try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch { return String.fromCharCode(...bytes); } };
+  for (const record of file.records) {
+    const d = record.data;
+    switch (record.kind) {
+      case MIDIRecordKind.message: {
+        events.push([Math.round(record.seconds * sampleRate), ...d]);
+        const kind = d[0] & 0xF0, c = d[0] & 0x0F;
+        if (kind === 0xB0 && d[1] === 0) bankSelect[c] = d[2];
+        else if (kind === 0xC0) program[c] = d[1];
+        else if (kind === 0x90 && d[2] > 0) {
+          const bank = c === 9 ? 128 : bankSelect[c];
+          if (!channels.has(c)) channels.set(c, { channel: c, bank, program: program[c], drums: c === 9, notes: 0 });
+          channels.get(c).notes++;
+          if (record.track < tracks.length) tracks[record.track].notes++;
+          presets.add(`${bank}:${program[c]}`);
+        }
+        break;
+      }
+      case MIDIRecordKind.tempo: tempos.push({ tick: record.tick, seconds: record.seconds, microseconds: d[0] | d[1] << 8 | d[2] << 16 | d[3] << 24 }); break;
+      case MIDIRecordKind.timeSignature: signatures.push({ tick: record.tick, numerator: d[0], denominator: 2 ** d[1] }); break;
+      case MIDIRecordKind.text: {
+        const words = text(d.subarray(1));
+        if (d[0] === 3 && record.track < tracks.length && !tracks[record.track].name) tracks[record.track].name = words;
+        if (d[0] === 5) lyrics.push({ time: record.seconds, text: words });
+        // Karaoke (.kar) files carry their syllables as text events; "@" lines are headers.
+        if (d[0] === 1 && !words.startsWith("@")) karaoke.push({ time: record.seconds, text: words });
+        break;
+      }
+    }
+  }
+  return { name, events, duration: file.duration, ticksPerQuarterNote: file.ticksPerQuarterNote, tempos, signatures,
+           tracks, channels: [...channels.values()].sort((a, b) => a.channel - b.channel),
+           lyrics: lyrics.length ? lyrics : karaoke, position: 0, playing: false, rate: 1, transpose: 0,
+           presets: [...presets].map((k) => k.split(":").map(Number)), muted: new Set(), soloed: new Set() };
+}
+
+/** The song's notes: `{start, end, key, channel}` in seconds, from its events. */
+function songNotes(song, sampleRate) {
+  const notes = [], open = new Map();
+  for (const [frame, status, key, velocity] of song.events) {
+    const kind = status & 0xF0, channel = status & 0x0F, id = channel << 8 | key;
+    if (kind === 0x90 && velocity > 0) {
+      if (!open.has(id)) open.set(id, []);
+      open.get(id).push(notes.length);
+      notes.push({ start: frame / sampleRate, end: song.duration, key, channel });
+    } else if (kind === 0x80 || kind === 0x90) {
+      const index = open.get(id)?.shift();
+      if (index !== undefined) notes[index].end = frame / sampleRate;
+    }
+  }
+  return notes;
+}
+
+// MARK: The piano roll
+
+const channelColours = Array.from({ length: 16 }, (_, c) => `hsl(${(c * 137) % 360} 70% 60%)`);
+/** Where the song is now, between the worklet's reports: the last one moved on by the clock. */
+let rollClock = null;
+
+function drawRoll() {
+  const canvas = $("song-roll"), g = canvas.getContext("2d");
+  const frame = () => {
+    requestAnimationFrame(frame);
+    const song = state.song;
+    if (!song || canvas.hidden) return;
+    if (canvas.width !== canvas.clientWidth) canvas.width = canvas.clientWidth;
+    let now = song.position / context.sampleRate;
+    if (song.playing && rollClock) now = rollClock.seconds + (context.currentTime - rollClock.at) * song.rate;
+    const span = 8, past = 1.5, width = canvas.width, height = canvas.height;
+    const low = song.lowKey, range = Math.max(12, song.highKey - low + 1), row = height / range;
+    g.clearRect(0, 0, width, height);
+    const x = (t) => ((t - now + past) / span) * width;
+    for (const note of song.notes) {
+      if (note.end < now - past || note.start > now - past + span) continue;
+      g.fillStyle = channelColours[note.channel];
+      g.globalAlpha = song.muted.has(note.channel) || (song.soloed.size && !song.soloed.has(note.channel)) ? 0.2 : 1;
+      g.fillRect(x(note.start), height - (note.key - low + 1) * row, Math.max(2, x(note.end) - x(note.start) - 1), Math.max(2, row - 1));
+    }
+    g.globalAlpha = 1;
+    g.fillStyle = "#ffffff";
+    g.fillRect(x(now), 0, 1, height);
+  };
+  requestAnimationFrame(frame);
+}
+
+/** The instrument a channel plays: the listener's choice, else the song's first. */
+function channelInstrumentName(channel) {
+  const program = channel.override ?? channel.program;
+  const bank = channel.drums ? 128 : channel.override !== undefined ? 0 : channel.bank;
+  const resolved = resolvePreset(bank, program);
+  const preset = resolved && state.presets.find((p) => p.bank === resolved[0] && p.program === resolved[1]);
+  return preset?.name ?? (channel.drums ? `Drum kit ${program}` : programName(program));
+}
+
+/** Resolves with the worklet's next answer of one of `types`. */
+const songWaiters = [];
+function nextSongMessage(...types) {
+  return new Promise((resolve) => songWaiters.push({ types, resolve }));
+}
+function songMessage(message) {
+  if (state.song) {
+    if (message.type === "fileEnded") { state.song.playing = false; state.song.position = 0; }
+    else { state.song.playing = message.type === "filePlaying" || message.playing; state.song.position = message.position; }
+    rollClock = { seconds: state.song.position / context.sampleRate, at: context.currentTime };
+    showSongPosition({ playing: state.song.playing, position: message.type === "fileEnded" ? 0 : message.position });
+  }
+  for (let i = 0; i < songWaiters.length; i++) {
+    if (!songWaiters[i].types.includes(message.type)) continue;
+    songWaiters.splice(i, 1)[0].resolve(message);
+    break;
+  }
+}
+
+function requireSong() {
+  if (!state.song) throw new Error("load a MIDI file first (jam.loadMIDI)");
+}
+
+/** Plays the song from its position; resolves with the audio frame its position plays on. */
+async function playFile() {
+  requireSong();
+  stop();
+  await loadBanks();
+  const started = nextSongMessage("filePlaying");
+  node.port.postMessage({ type: "filePlay" });
+  const message = await started;
+  sendSetup(liveChannel(), false);
+  return message.frame;
+}
+/** Plays the song from its start on audio frame `frame` (with a take scheduled for then). */
+async function startSongAt(frame) {
+  await stopFile();
+  const started = nextSongMessage("filePlaying");
+  node.port.postMessage({ type: "filePlay", at: frame });
+  return (await started).frame;
+}
+
+async function pauseFile() {
+  requireSong();
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "filePause" });
+  return (await answer).position / context.sampleRate;
+}
+async function stopFile() {
+  if (!state.song) return;
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileStop" });
+  await answer;
+}
+/** Moves to `seconds` into the song; playing goes on from there, with the song's state chased. */
+async function seekFile(seconds) {
+  requireSong();
+  const frame = Math.round(Math.max(0, Math.min(state.song.duration, seconds)) * context.sampleRate);
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileSeek", frame });
+  return (await answer).position / context.sampleRate;
+}
+async function channelSwitch(type, channel, on) {
+  requireSong();
+  if (!(channel >= 0 && channel < 16)) throw new RangeError(`channel ${channel}: channels are counted 0–15`);
+  const set = type === "fileMute" ? state.song.muted : state.song.soloed;
+  if (on) set.add(channel); else set.delete(channel);
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type, channel, on: !!on });
+  renderSong();
+  await answer;
+}
+const muteChannel = (channel, on = true) => channelSwitch("fileMute", channel, on);
+const soloChannel = (channel, on = true) => channelSwitch("fileSolo", channel, on);
+
+/** Gives a song's channel an instrument of the page's (a GM program; on a drum channel, a kit);
+ *  `null` gives it back the song's. */
+async function setChannelInstrument(channel, program) {
+  requireSong();
+  const entry = state.song.channels.find((c) => c.channel === channel);
+  if (!entry) throw new RangeError(`channel ${channel} plays no notes in this song`);
+  if (program === null) delete entry.override; else entry.override = Math.max(0, Math.min(127, program | 0));
+  state.song.presets.push([entry.drums ? 128 : 0, entry.override ?? entry.program]);
+  await loadBanks();
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileProgram", channel, program: entry.override ?? null });
+  renderSong();
+  await answer;
+  return channelInstrumentName(entry);
+}
+
+/** Gives a song's channel a volume of the page's (0–127, as CC7), or back the song's (`null`). */
+async function setChannelVolume(channel, volume) {
+  requireSong();
+  const entry = state.song.channels.find((c) => c.channel === channel);
+  if (!entry) throw new RangeError(`channel ${channel} plays no notes in this song`);
+  entry.volume = volume === null ? null : Math.max(0, Math.min(127, volume | 0));
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileVolume", channel, volume: entry.volume });
+  await answer;
+  return entry.volume;
+}
+
+/** Plays the song at `factor` times its tempo (0.25–4) from where it is. */
+async function setFileTempo(factor) {
+  requireSong();
+  state.song.rate = Math.max(0.25, Math.min(4, +factor || 1));
+  $("song-tempo").textContent = `${Math.round(100 * state.song.rate)} %`;
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileRate", rate: state.song.rate });
+  await answer;
+  return state.song.rate;
+}
+
+/** Moves the song's notes (not the drums') by `semitones` (−24…24). */
+async function transposeFile(semitones) {
+  requireSong();
+  state.song.transpose = Math.max(-24, Math.min(24, Math.round(+semitones || 0)));
+  $("song-transpose").textContent = `${state.song.transpose > 0 ? "+" : ""}${state.song.transpose}`;
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileTranspose", semitones: state.song.transpose });
+  await answer;
+  return state.song.transpose;
+}
+
+/** Loops the song between `from` and `to` seconds; `loopFile(null)` ends the loop. */
+async function loopFile(from, to) {
+  requireSong();
+  const rate = context.sampleRate, song = state.song;
+  song.loop = from === null || from === undefined || !(to > from) ? null : { from: Math.max(0, from), to: Math.min(song.duration, to) };
+  $("song-loop").classList.toggle("on", !!song.loop);
+  $("song-loop").textContent = song.loop ? `⟲ ${formatTime(song.loop.from)}–${formatTime(song.loop.to)}` : "⟲ Loop";
+  const answer = nextSongMessage("fileState");
+  node.port.postMessage({ type: "fileLoop", start: song.loop ? Math.round(song.loop.from * rate) : null,
+                          end: song.loop ? Math.round(song.loop.to * rate) : 0 });
+  await answer;
+  return song.loop ? { ...song.loop } : null;
+}
+
+/** Seconds as m:ss.s. */
+function formatTime(seconds) {
+  const m = Math.floor(seconds / 60), s = seconds - 60 * m;
+  return `${m}:${s.toFixed(1).padStart(4, "0")}`;
+}
+
+/** Bar and beat (from 1) at `seconds`, through the song's tempo map and time signatures. */
+function barsAndBeats(song, seconds) {
+  const tpq = song.ticksPerQuarterNote;
+  if (!tpq) return "";
+  let tempo = { tick: 0, seconds: 0, microseconds: 500000 };
+  for (const t of song.tempos) if (t.seconds <= seconds) tempo = t;
+  const tick = tempo.tick + (seconds - tempo.seconds) * 1e6 / tempo.microseconds * tpq;
+  let bar = 0, from = 0, signature = { numerator: 4, denominator: 4 };
+  for (const next of [...song.signatures, { tick: Infinity }]) {
+    const ticksPerBar = signature.numerator * tpq * 4 / signature.denominator;
+    if (tick < next.tick) {
+      const inBar = (tick - from) / ticksPerBar;
+      return `${bar + Math.floor(inBar) + 1}:${Math.floor((inBar % 1) * signature.numerator) + 1}`;
+    }
+    bar += Math.ceil((next.tick - from) / ticksPerBar - 1e-9);
+    from = next.tick;
+    signature = next;
+  }
+  return "";
+}
+
+/** The lyrics in lines: a syllable starting with "/" or "\\" (karaoke files) or following one
+ *  that ends a line ("\r", "\n") starts a new line. */
+function lyricLines(lyrics) {
+  const lines = [];
+  let breakNext = true;
+  for (const [i, { text }] of lyrics.entries()) {
+    const starts = /^[\/\\]/.test(text);
+    if (breakNext || starts || !lines.length) lines.push([]);
+    lines[lines.length - 1].push({ index: i, text: text.replace(/^[\/\\]/, "").replace(/[\r\n]+$/, "") });
+    breakNext = /[\r\n]$/.test(text);
+  }
+  return lines;
+}
+
+/** The line being sung at `seconds`, its current syllable highlighted. */
+function showLyrics(song, seconds) {
+  const box = $("song-lyrics");
+  box.hidden = !song.lyrics.length;
+  if (!song.lyrics.length) return;
+  let current = -1;
+  for (let i = 0; i < song.lyrics.length && song.lyrics[i].time <= seconds; i++) current = i;
+  const line = song.lyricLines.find((l) => l.some((s) => s.index === Math.max(0, current))) ?? song.lyricLines[0];
+  if (box.dataset.shown === `${current}`) return;
+  box.dataset.shown = `${current}`;
+  box.replaceChildren(...line.map((s) => {
+    const span = document.createElement("span");
+    span.textContent = s.text;
+    span.className = s.index < current ? "sung" : s.index === current ? "now" : "";
+    return span;
+  }));
+}
+
+function showSongPosition({ playing, position }) {
+  const song = state.song;
+  if (!song || !context) return;
+  const seconds = position / context.sampleRate;
+  showLyrics(song, seconds);
+  $("song-play").textContent = playing ? "‖ Pause" : "▶ Play";
+  if (!$("song-seek").matches(":active")) $("song-seek").value = seconds;
+  $("song-time").textContent = `${barsAndBeats(song, seconds)}  ${formatTime(seconds)} / ${formatTime(song.duration)}`;
+}
+
+function renderSong() {
+  const song = state.song;
+  $("song").hidden = !song;
+  if (!song) return;
+  $("song-name").textContent = song.name;
+  delete $("song-lyrics").dataset.shown;
+  $("song-tempo").textContent = `${Math.round(100 * song.rate)} %`;
+  $("song-transpose").textContent = `${song.transpose > 0 ? "+" : ""}${song.transpose}`;
+  $("song-seek").max = song.duration;
+  const list = $("song-channels");
+  list.replaceChildren();
+  for (const channel of song.channels) {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.textContent = `${channel.channel + 1} ${channelInstrumentName(channel)}`;
+    const instrument = document.createElement("select");
+    instrument.setAttribute("aria-label", `Instrument of channel ${channel.channel + 1}`);
+    instrument.append(new Option("song's", ""));
+    const choices = channel.drums ? state.presets.filter((p) => p.bank === 128).map((p) => [p.program, p.name])
+      : families.flatMap(([, names], f) => names.map((n, i) => [8 * f + i, n]));
+    for (const [program, label] of choices) instrument.append(new Option(label, program, false, channel.override === program));
+    instrument.onchange = () => setChannelInstrument(channel.channel, instrument.value === "" ? null : +instrument.value)
+      .catch((e) => say(e.message, true));
+    const toggle = (label, set, action) => {
+      const button = document.createElement("button");
+      button.textContent = label;
+      button.className = "toggle" + (set.has(channel.channel) ? " on" : "");
+      button.onclick = () => action(channel.channel, !set.has(channel.channel)).catch((e) => say(e.message, true));
+      return button;
+    };
+    const volume = document.createElement("input");
+    Object.assign(volume, { type: "range", min: 0, max: 127, value: channel.volume ?? 100, title: "Volume (CC7): the song's until moved" });
+    volume.setAttribute("aria-label", `Volume of channel ${channel.channel + 1}`);
+    volume.oninput = () => setChannelVolume(channel.channel, +volume.value).catch((e) => say(e.message, true));
+    item.append(name, instrument, volume, toggle("M", song.muted, muteChannel), toggle("S", song.soloed, soloChannel));
+    list.append(item);
+  }
+  showSongPosition(song);
+}
+
+/** The MIDI files the server offers (`polyphon jam --midi DIR`). */
+async function listSongs() {
+  state.songs = await (await fetch("api/songs")).json().catch(() => []);
+  const list = $("song-list");
+  list.hidden = !state.songs.length;
+  list.replaceChildren(new Option(`Songs (${state.songs.length})…`, ""));
+  for (const song of state.songs) list.append(new Option(song.name, song.id));
+}
+
+async function openFile(file) {
+  try {
+    if (file.size > MAX_MIDI_BYTES) throw new RangeError(`${file.name}: ${file.size.toLocaleString()} bytes, more than the ${MAX_MIDI_BYTES >> 20} MB the page reads`);
+    await loadMIDI(new Uint8Array(await file.arrayBuffer()), file.name);
+  } catch (error) {
+    say(`Could not open ${file.name}: ${error.message}`, true);
+  }
+}
+
+function bindSong() {
+  $("song-file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); e.target.value = ""; };
+  addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    const file = [...(e.dataTransfer?.files ?? [])].find((f) => /\.(mid|midi|kar|rmi)$/i.test(f.name)) ?? e.dataTransfer?.files[0];
+    if (file) openFile(file);
+  });
+  $("song-list").onchange = async (e) => {
+    const entry = state.songs.find((s) => s.id === e.target.value);
+    if (!entry) return;
+    try {
+      const response = await fetch(`api/songs/${encodeURIComponent(entry.id)}`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      await loadMIDI(new Uint8Array(await response.arrayBuffer()), entry.name);
+    } catch (error) { say(`Could not open ${entry.name}: ${error.message}`, true); }
+  };
+  for (const kind of ["mid", "wav", "flac"]) $(`song-export-${kind}`).onclick = () => download(kind, true);
+  $("song-play").onclick = () => (state.song?.playing ? pauseFile() : playFile()).catch((e) => say(e.message, true));
+  $("song-stop").onclick = () => stopFile().catch((e) => say(e.message, true));
+  const step = (action, value) => () => action(value()).catch((e) => say(e.message, true));
+  $("song-slower").onclick = step(setFileTempo, () => (state.song?.rate ?? 1) - 0.05);
+  $("song-faster").onclick = step(setFileTempo, () => (state.song?.rate ?? 1) + 0.05);
+  // ⟲: the first click marks where the loop starts, the second where it ends, the third ends it.
+  $("song-loop").onclick = () => {
+    const song = state.song;
+    if (!song) return;
+    const here = song.position / context.sampleRate;
+    if (song.loop) { song.loopStart = null; loopFile(null).catch((e) => say(e.message, true)); }
+    else if (song.loopStart === undefined || song.loopStart === null) { song.loopStart = here; $("song-loop").textContent = `⟲ ${formatTime(here)}–…`; }
+    else { const from = Math.min(song.loopStart, here), to = Math.max(song.loopStart, here); song.loopStart = null; loopFile(from, to).catch((e) => say(e.message, true)); }
+  };
+  $("song-down").onclick = step(transposeFile, () => (state.song?.transpose ?? 0) - 1);
+  $("song-up").onclick = step(transposeFile, () => (state.song?.transpose ?? 0) + 1);
+  $("song-seek").onchange = (e) => seekFile(+e.target.value).catch((error) => say(error.message, true));
+}
+
 // MARK: Export
 
 async function exportTake(take, path) {
@@ -391,25 +851,70 @@ async function exportTake(take, path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 const exportMIDI = (take = state.take) => exportTake(take, "api/export/midi");
-const exportAudio = (take = state.take, format = "wav") =>
-  exportTake(take, `api/export/audio?format=${encodeURIComponent(format)}&bank=${encodeURIComponent(take.bank ?? state.bank.id)}`);
+const exportAudio = (take = state.take, format = "wav", bits = undefined) =>
+  exportTake(take, `api/export/audio?format=${encodeURIComponent(format)}&bank=${encodeURIComponent(take.bank ?? state.bank.id)}` +
+                   (bits ? `&bits=${encodeURIComponent(bits)}` : ""));
 
-async function download(kind) {
-  if (!state.take?.layers.length) { say("Record a take first.", true); return; }
+/** The song as the page plays it now — mutes, solos, instruments, volumes, tempo, transpose —
+ *  as a take (one layer per channel, every message on the frame the worklet's player would
+ *  send it on), for the server's exports. */
+function songAsTake(song = state.song) {
+  if (!song) throw new Error("load a MIDI file first (jam.loadMIDI)");
+  const player = new MIDIFilePlayer(song.events, Math.round(song.duration * context.sampleRate));
+  for (const c of song.muted) player.setMuted(c, true);
+  for (const c of song.soloed) player.setSoloed(c, true);
+  for (const channel of song.channels) {
+    if (channel.override !== undefined) player.setProgram(channel.channel, channel.override);
+    if (channel.volume !== undefined && channel.volume !== null) player.setVolume(channel.channel, channel.volume);
+  }
+  player.setRate(song.rate);
+  player.setTranspose(song.transpose);
+  const layers = new Map();
+  const add = (frame, bytes) => {
+    // SysEx split into packets is no complete message: the export leaves it out.
+    if (bytes[0] === 0xF0 && bytes[bytes.length - 1] !== 0xF7) return;
+    const channel = bytes[0] === 0xF0 ? -1 : bytes[0] & 0x0F;
+    if (!layers.has(channel)) layers.set(channel, []);
+    layers.get(channel).push([frame, ...bytes]);
+  };
+  for (const bytes of player.seek(0)) add(0, bytes);
+  while (!player.ended) {
+    const base = player.elapsed;
+    player.play((bytes, offset) => add(base + offset, bytes), 128);
+  }
+  const name = (c) => c < 0 ? "SysEx" : `${c + 1} ${channelInstrumentName(song.channels.find((x) => x.channel === c) ?? { channel: c, program: 0, bank: 0, drums: c === 9 })}`;
+  return { ...emptyTake(), tempo: 120, beatsPerBar: 4,
+           layers: [...layers.keys()].sort((a, b) => a - b).map((c) => ({ name: name(c), events: layers.get(c) })) };
+}
+
+/** The song as the page plays it (with the layers recorded over it), exported: `.mid`, `.wav`
+ *  or `.flac` (16-bit, or `bits`). */
+async function exportSong(format = "mid", bits = undefined) {
+  const take = songAsTake();
+  // The layers recorded over this song, on their frames from its start.
+  if (state.take?.overSong === state.song.name) {
+    take.layers.push(...state.take.layers.slice(0, Math.max(0, 16 - take.layers.length)));
+  }
+  if (format === "mid") return exportMIDI(take);
+  return exportAudio(take, format, bits);
+}
+
+async function download(kind, song = false) {
+  if (!song && !state.take?.layers.length) { say("Record a take first.", true); return; }
   try {
     say(`Exporting .${kind}…`);
-    const bytes = kind === "mid" ? await exportMIDI() : await exportAudio(state.take, kind);
+    const bytes = song ? await exportSong(kind) : kind === "mid" ? await exportMIDI() : await exportAudio(state.take, kind);
     const link = document.createElement("a");
     link.href = URL.createObjectURL(new Blob([bytes], { type: kind === "mid" ? "audio/midi" : `audio/${kind}` }));
-    link.download = `take.${kind}`;
+    link.download = `${song ? state.song.name.replace(/\.[^.]*$/, "") : "take"}.${kind}`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-    say(`Exported take.${kind} (${bytes.length.toLocaleString()} bytes).`);
+    say(`Exported ${link.download} (${bytes.length.toLocaleString()} bytes).`);
   } catch (error) { say(`Export failed: ${error.message}`, true); }
 }
 
-/** The next `seconds` of what the engine plays (from audio frame `fromFrame`, if given and not
- *  past): { left, right, sampleRate, from }. */
+/** `seconds` of what the engine plays from audio frame `fromFrame` (default: now; up to four
+ *  seconds back): { left, right, sampleRate, from }. */
 function captureOutput(seconds, fromFrame = undefined) {
   const id = ++captureId;
   return new Promise((resolve) => {
@@ -669,6 +1174,7 @@ async function main() {
   bindPointers($("keyboard"));
   bindPointers($("pads"));
   bindComputerKeys();
+  bindSong();
   const listing = await (await fetch("api/banks")).json();
   state.banks = listing.banks;
   const remembered = localStorage.getItem(STORE + "-bank");
@@ -678,8 +1184,10 @@ async function main() {
   try { state.take = JSON.parse(localStorage.getItem(STORE) ?? "null"); } catch { state.take = null; }
   if (state.take) { state.tempo = state.take.tempo ?? 120; $("tempo").value = state.tempo; }
   await chooseBank(initial);
+  await listSongs();
   await startAudio();
   drawScope();
+  drawRoll();
   renderLayers();
   bindMIDI();
   say(`${instrumentName()} — play with the mouse, touch, the keys a–' (z/x octave, c/v velocity, Space sustain) or a MIDI keyboard.`);
@@ -695,6 +1203,10 @@ const jam = {
   clearTake() { stop(); state.take = null; save(); renderLayers(); },
   /** Handles bytes as a Web MIDI input's message (what a hardware keyboard sends). */
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
+  loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
+  setFileTempo, transposeFile, loopFile, setChannelVolume, exportSong,
+  /** The loaded song's summary, or null. */
+  get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
   /** How long the audio thread took to read and merge the presets at the last change, ms. */
   lastBankLoadMs: null,

@@ -16,9 +16,9 @@
 /// NRPN) or its gains change, and starts its own filter afresh from silence; what it had put
 /// into the shared state rings out there as it was, instead of gliding with the voice. Likewise
 /// a member that ends (or is cut by All Sound Off on its channel) leaves its filter's ring-out
-/// in the shared state instead of dropping it. The voice decides which filters may share so
-/// that these rings stay inaudible (``Voice``'s `filterMayShare`); `SharedFilterTests`
-/// measures the differences.
+/// in the shared state instead of dropping it. The router lets only filters share whose
+/// rings stay inaudible (``FilterRouter/filterMayShare(_:cutoffCents:outputRate:)``), and
+/// decides who joins and leaves; `SharedFilterTests` measures the differences.
 ///
 /// Joins and leaves happen at the voices' own control points, members add their signal in
 /// voice-pool order, and shared filters are summed into their bus in the order of their
@@ -26,7 +26,7 @@
 /// one exception: an emptied shared filter is freed at the end of a chunk, so should all
 /// ``capacity`` (one per voice and 64 more) be taken at once, when a waiting voice gets the next
 /// free one depends on the slicing, by rounding. Everything is allocated up front.
-final class SharedFilters {
+final class SharedFilterPool {
     /// Shared filters at most: one per voice and 64 more for rings not yet freed. A voice that
     /// finds none free keeps its own filter and asks again.
     let capacity: Int
@@ -76,6 +76,8 @@ final class SharedFilters {
     private let pendingSignals: UnsafeMutablePointer<UnsafePointer<Float>>
     private var count = 0
     private let batch: FilterBatch
+    /// The group in each of the batch's lanes.
+    private let laneGroups: UnsafeMutablePointer<Int>
     /// Up to eight filters' outputs and pan gains being mixed into one bus (``StereoMix``).
     private let mixSources: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     private let mixGains: UnsafeMutablePointer<SIMD2<Float>>
@@ -99,6 +101,7 @@ final class SharedFilters {
         groupOrder = .allocate(filledWith: 0, count: c)
         pendingSignals = .allocate(filledWith: UnsafePointer(inputs), count: c * Self.batch)
         batch = FilterBatch(frames: chunkFrames)
+        laneGroups = .allocate(filledWith: 0, count: FilterBatch.lanes)
         silence = .allocate(filledWith: 0, count: chunkFrames)
         mixSources = .allocate(filledWith: silence, count: 8)
         mixGains = .allocate(filledWith: .zero, count: 8)
@@ -113,6 +116,7 @@ final class SharedFilters {
         events.deallocate()
         groupOrder.deallocate()
         pendingSignals.deallocate()
+        laneGroups.deallocate()
         silence.deallocate()
         mixSources.deallocate()
         mixGains.deallocate()
@@ -248,10 +252,10 @@ final class SharedFilters {
     }
 
     /// Runs the shared filters over the chunk, eight at a time, and mixes each one's output
-    /// into its bus (`busTarget(bus)`) with its gains, in the order of their buses,
+    /// into its bus (`targets[bus]`) with its gains, in the order of their buses,
     /// coefficients and gains (left and right eight at a time); frees those with no member left whose state has died away.
     /// `clock` is the synthesizer's frame count at the chunk's start (for the denormal flush).
-    func finish(count: Int, clock: Int64, into busTarget: (Int) -> MixTarget) {
+    func finish(count: Int, clock: Int64, into targets: UnsafePointer<MixTarget>) {
         var live = 0
         var used = 0
         for g in 0..<slotLimit where groups[g].inUse {
@@ -265,11 +269,12 @@ final class SharedFilters {
             live += 1
             let first = used
             used = collectEvents(g, count, clock, at: used)
-            if batch.append(filters + g, buffer: input(g), events: events + first, eventCount: used - first) {
-                batch.process(frames: count)
+            laneGroups[batch.count] = g
+            if batch.append(filters[g], buffer: input(g), events: events + first, eventCount: used - first) {
+                runFilters(count)
             }
         }
-        if batch.count > 0 { batch.process(frames: count) }
+        if batch.count > 0 { runFilters(count) }
         // Left and right eight filters at a time while they share a bus (the same sums, in the
         // same order, as one filter at a time).
         var k = 0
@@ -286,13 +291,13 @@ final class SharedFilters {
                 mixSources[m] = silence
                 mixGains[m] = .zero
             }
-            let target = busTarget(bus)
+            let target = targets[bus]
             StereoMix.addEight(mixSources, gains: mixGains, left: target.left, right: target.right, count: count)
             k += n
         }
         for k in 0..<live {
             let g = groupOrder[k]
-            let target = busTarget(groups[g].bus)
+            let target = targets[groups[g].bus]
             let y = input(g), gains = groups[g].gains
             if let rv = target.reverb, gains[2] != 0 {
                 let s = gains[2]
@@ -307,6 +312,12 @@ final class SharedFilters {
             }
         }
         while slotLimit > 0 && !groups[slotLimit - 1].inUse { slotLimit -= 1 }
+    }
+
+    /// Filters the batch's groups over the chunk and takes their filters back.
+    private func runFilters(_ count: Int) {
+        let taken = batch.process(frames: count)
+        for l in 0..<taken { filters[laneGroups[l]] = batch.filter(l) }
     }
 
     /// Writes group `g`'s events for the chunk from `events[start]` on, in frame order: each
