@@ -85,13 +85,14 @@ enum GeneralMIDIBank {
                     // Two decorrelated layers add 3 dB of power over one centred voice.
                     let trim = patch.gain + GeneralMIDIPrograms.loudnessTrim[program]
                     let db = layer.sample.levelDB + headroomDB - trim + (layers.count > 1 ? 3 : 0)
+                    let (copies, attenuationDB) = stacked(db)
                     var g = [Generator.range(.keyRange, range)]
                     if layer.pan != 0 { g.append(Generator(.pan, Int16((500 * layer.pan).rounded()))) }
                     if layer.cents != 0 { g.append(Generator(.fineTune, Int16(layer.cents))) }
-                    g.append(Generator(.initialAttenuation, attenuation(db)))
+                    g.append(Generator(.initialAttenuation, attenuation(attenuationDB)))
                     g.append(Generator(.sampleModes, layer.sample.looped ? 1 : 0))
                     g.append(Generator(.sampleID, Int16(layer.sample.index)))
-                    zones.append(Zone(generators: g))
+                    zones += [Zone](repeating: Zone(generators: g), count: copies)
                 }
             }
             let (global, modulators) = globalGenerators(patch)
@@ -113,7 +114,7 @@ enum GeneralMIDIBank {
         for (sound, sample) in zip(sounds, rendered) {
             stored[sound] = store(sample, name: String(describing: sound).prefix(18) + " d", in: &builder)
         }
-        let zones = GeneralMIDIDrumKit.drums.map { drum -> Zone in
+        let zones = GeneralMIDIDrumKit.drums.map { drum -> [Zone] in
             let s = stored[drum.sound]!
             let semitones = drum.tune.rounded(.towardZero)
             var g = [Generator.range(.keyRange, drum.key...drum.key),
@@ -133,11 +134,12 @@ enum GeneralMIDIBank {
             if drum.exclusiveClass != 0 { g.append(Generator(.exclusiveClass, Int16(drum.exclusiveClass))) }
             if let hz = drum.filter { g.append(Generator(.initialFilterFc, Int16(absoluteCents(hz).rounded()))) }
             g.append(Generator(.reverbEffectsSend, 150))
-            g.append(Generator(.initialAttenuation, attenuation(s.levelDB + headroomDB - drum.gain - GeneralMIDIDrumKit.kitTrim)))
+            let (copies, attenuationDB) = stacked(s.levelDB + headroomDB - drum.gain)
+            g.append(Generator(.initialAttenuation, attenuation(attenuationDB)))
             g.append(Generator(.sampleModes, 0))
             g.append(Generator(.sampleID, Int16(s.index)))
-            return Zone(generators: g)
-        }
+            return [Zone](repeating: Zone(generators: g), count: copies)
+        }.flatMap { $0 }
         let instrument = builder.addInstrument("Standard Kit", zones: zones)
         builder.addPreset("Standard", bank: 128, program: 0,
                           zones: [Zone(generators: [Generator(.instrument, Int16(instrument))])])
@@ -241,6 +243,18 @@ enum GeneralMIDIBank {
 
     /// Hz → absolute cents (8.176 Hz = 0).
     static func absoluteCents(_ hz: Double) -> Double { 1200 * PortableMath.log2(hz / 8.175_798_915_643_707) }
+
+    /// A zone cannot amplify: SoundFont 2.04 clamps a voice's total attenuation to 0–1440 cB,
+    /// and FluidSynth does too, so a negative initialAttenuation (or a modulator's) gains nothing
+    /// and the exported .sf2 must play the same there. A sound that must play louder than its
+    /// sample at full scale — FluidR3_GM's gunshot, tuba, bowed pad — stacks identical copies of
+    /// its zone, which sound in phase, 6 dB per doubling, at most four (+12 dB, four voices a
+    /// note). Returns the copies and the attenuation in dB each then needs.
+    static func stacked(_ db: Double) -> (copies: Int, attenuationDB: Double) {
+        guard db < 0 else { return (1, db) }
+        let copies = db < -6.02 ? 4 : 2
+        return (copies, db + 20 * PortableMath.log(Double(copies)) / PortableMath.log(10))
+    }
 
     /// dB of real attenuation → the initialAttenuation amount, which synthesizers following the
     /// EMU convention (FluidSynth, Polyphon) scale by 0.4.

@@ -10,21 +10,20 @@ enum GeneralMIDIPrograms {
     static let all: [ProgramPatch] = piano + chromatic + organ + guitar + bass + strings + ensemble + brass
         + reed + pipe + synthLead + synthPad + synthEffects + ethnic + percussive + soundEffects
 
-    /// Level trims in dB per program, measured against a real General MIDI bank (FluidR3_GM:
-    /// the RMS of notes C2–C6 at velocity 100, the middle three counted double) and rounded, so
-    /// that the programs of a song balance as they do in the banks songs are written for. The
-    /// programs the planetblupi songs use are then set by their channels' levels in those songs
-    /// against FluidR3_GM's (share-weighted mean over the songs, at most ±8 dB), since songs play
-    /// keys, velocities and note lengths a single test note does not.
+    /// Level trims in dB per program, set so that each program plays General MIDI songs at a
+    /// real GM bank's level (FluidR3_GM, the bank most songs are heard with): each program's
+    /// phrase of the level set in `GeneralMIDILevelTests` — four keys across the register songs
+    /// give its instrument, at velocities 50, 85 and 115, and a long note — has the energy of
+    /// FluidR3_GM's, both rendered by Polyphon with effects off. That test prints what is left.
     static let loudnessTrim: [Double] = [
-        0.5, -1.5, 10.5, 3, 13, 5.5, 5.5, 4.5, 11.5, 6, 7, 3, 13.5, 1.5, 5, -1.5,
-        4.5, 3, 5.5, 9.5, 5, 3.5, 3, 4.5, 4, 2.5, 11, 2.5, -1.5, 9, 10.5, 13.5,
-        4.5, 5, 4.5, 9.5, 6, 2.5, 17.5, 20, 5.5, 3.5, 4, 3.5, 0.5, 30.5, -0.5, -4.5,
-        9.5, 7, 8.5, 8, 5, 10, 6.5, 18.5, 5, 13.5, 23.5, 7.5, 6, 11, 9.5, 7.5,
-        5.5, 8, 11, 3.5, 4.5, 3, 3.5, 8, 6, 5.5, 7.5, 7, 10, 9, 10, 9,
-        6.5, 1.5, 2.5, 6.5, 6, 14, -4.5, 8.5, 0.5, 4.5, 8.5, 8.5, 18.5, 15, 7, 14.5,
-        17.5, 8, 7, 9, 5.5, 6, 10, 10.5, 0, -1.5, -3.5, 0, 0, 5, 5.5, 4,
-        4.5, 1, 7, 6.5, 10.5, 8, 13, 11.5, 20.5, 1, 12.5, 2, 5, -10, 20.5, 28,
+        2.6, 2.3, 7.6, 3.9, 8.8, 2.7, 2.4, 3.2, 6.3, 4.2, 5.8, 0.8, 9.1, -1, 4, -5,
+        4.2, 5.3, 5.4, 5.8, 4.4, 2.9, 2.8, 3.9, 4.4, 2.5, 3.7, 4.9, -0.4, 6.4, 8.2, 10.1,
+        4.5, 4.2, 4.3, 8.7, 6.3, 2.6, 8, 12.9, 4.5, 4.6, 2.3, 4.5, 1.1, 12, -1.2, 1.3,
+        2.6, 8.4, 7.1, 5.7, 5.5, 5.5, 6.4, 10.8, 3.9, 8.1, 9.6, 6.3, 6.5, 5.4, 8.8, 6.9,
+        5.7, 6.8, 6.1, 4.3, 5.2, 2.4, 6.9, 7.2, 6.5, 7.7, 8.6, 6.3, 8.7, 9.6, 10.3, 7.1,
+        6.8, 2.3, 3.6, 5.5, 5.9, 8.3, -2.3, 5.3, 2, 5.1, 5.7, 12.6, 15, 11.1, 9.5, 13.6,
+        6.8, 12.5, 7.1, 4.8, 5, 9, 5.2, 11.2, 0.6, -1.7, -6.2, -1.6, 1.7, 4, 4.2, 4.1,
+        3.2, -0.9, 7.9, 5.9, 10.1, 9.3, 12.6, 4.8, -2.4, 3.6, 5, 2.5, 3.3, -6.1, 5.4, 3,
     ]
 
     static let piano: [P] = [
