@@ -39,8 +39,8 @@ struct ModulationTimingTests {
 
     /// A vibrato LFO of 100 cents at 8.176 Hz after its shortest delay (1 ms) on a 3520 Hz sine,
     /// in its first rise:
-    /// each 64-frame period plays, in whole cents rounded down, the LFO's value where the period
-    /// ends. Read where it starts, the rise measured 4.7 cents flat of that.
+    /// each 64-frame period plays the LFO's value where the period ends (exact pitch, the
+    /// default). Read where it starts, the rise measured some 4 cents flat of that.
     @Test func vibratoPlaysTheLFOWhereEachPeriodEnds() throws {
         let bank = TestBank.sine(generators: [Generator(.vibLfoToPitch, 100), Generator(.freqVibLFO, 0),
                                               Generator(.delayVibLFO, -12_000)])
@@ -53,7 +53,7 @@ struct ModulationTimingTests {
         func expectedHz(_ range: Range<Int>, lead: Int) -> Double {
             let cycles = range.map { frame -> Double in
                 let end = (frame / 64) * 64 + lead
-                return 3520 * pow(2, (100 * risePerFrame * max(0, Double(end) - delay)).rounded(.down) / 1200)
+                return 3520 * pow(2, 100 * risePerFrame * max(0, Double(end) - delay) / 1200)
             }
             return cycles.reduce(0, +) / Double(range.count)
         }

@@ -55,21 +55,20 @@ struct ModulatorCurveTests {
     }
 
     @Test func bipolarCurvesInCents() throws {
-        // The pitch sounds in whole cents rounded down (as in FluidSynth), so each figure is
-        // the modulator's output with its fraction dropped towards −∞.
         // Positive bipolar concave, 100 cents: 96 → +concave(64) = +12.69, 32 → −12.69,
         // 127 → its top value kept, 127/128 → +99.22 (FluidSynth 2.3.1: concave(125), +75.1).
+        // The pitch is exact by default (FluidSynth's whole cents only with fluidSynthCompatible).
         let concave = Self.cc20(isBipolar: true, curve: .concave)
-        #expect(abs(try Self.cents(concave, amount: 100, at: 96) - 12) < 0.3)
-        #expect(abs(try Self.cents(concave, amount: 100, at: 32) + 13) < 0.3)
-        #expect(abs(try Self.cents(concave, amount: 100, at: 127) - 99) < 0.3)
+        #expect(abs(try Self.cents(concave, amount: 100, at: 96) - 12.69) < 0.3)
+        #expect(abs(try Self.cents(concave, amount: 100, at: 32) + 12.69) < 0.3)
+        #expect(abs(try Self.cents(concave, amount: 100, at: 127) - 99.22) < 0.3)
         // Negative bipolar convex: 0 → 127/128 (+99.22); 64 is −1/64 before the curve, which
         // convex bends to −convex(2) = −24.88 cents (FluidSynth 2.3.1: 0); 96 → −convex(66)
         // = −88.16.
         let convex = Self.cc20(isDecreasing: true, isBipolar: true, curve: .convex)
-        #expect(abs(try Self.cents(convex, amount: 100, at: 0) - 99) < 0.3)
-        #expect(abs(try Self.cents(convex, amount: 100, at: 64) + 25) < 0.3)
-        #expect(abs(try Self.cents(convex, amount: 100, at: 96) + 89) < 0.3)
+        #expect(abs(try Self.cents(convex, amount: 100, at: 0) - 99.22) < 0.3)
+        #expect(abs(try Self.cents(convex, amount: 100, at: 64) + 24.88) < 0.3)
+        #expect(abs(try Self.cents(convex, amount: 100, at: 96) + 88.16) < 0.3)
     }
 
     @Test func aModulatorWithoutASourceIsAConstant() throws {
