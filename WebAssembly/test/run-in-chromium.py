@@ -19,7 +19,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 with open(events_path) as f:
     events = f.read()
 files = {"polyphon.wasm": module, "bank.sf2": bank, "worklet-test.html": os.path.join(here, "worklet-test.html")}
-for name in ["polyphon.js", "polyphon-worklet.js"]:
+for name in ["polyphon.js", "polyphon-worklet.js", "polyphon-midi-player.js"]:
     files[name] = os.path.join(here, "..", name)
 result, _ = run_page(files, "worklet-test.html", urllib.parse.urlencode({"events": events, "seconds": seconds, "rate": rate}))
 if "error" in result:
