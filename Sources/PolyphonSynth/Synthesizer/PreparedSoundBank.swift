@@ -3,10 +3,10 @@ import PolyphonSoundFontCore
 /// A bank with every preset's regions resolved, made once and shared by any number of
 /// synthesizers on any threads.
 ///
-/// ``Synthesizer/init(soundBank:sampleRate:configuration:)`` resolves the regions itself, which
+/// ``Synthesizer/init(soundBank:sampleRate:configuration:threads:)`` resolves the regions itself, which
 /// for a large General MIDI bank is several megabytes per synthesizer. A program that makes many
 /// synthesizers for one bank — a batch rendering a file per core, a server rendering requests —
-/// prepares the bank once and passes it to ``Synthesizer/init(preparedBank:sampleRate:configuration:)``.
+/// prepares the bank once and passes it to ``Synthesizer/init(preparedBank:sampleRate:configuration:threads:)``.
 public final class PreparedSoundBank: Sendable {
     /// The bank.
     public let soundBank: SoundFont
