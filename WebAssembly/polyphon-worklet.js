@@ -45,8 +45,9 @@
 // It answers { type: "ready", sampleRate, frame, loadMs, merges, longestCopyMs } once a bank is
 // playing (loadMs: the time the audio thread spent making the synthesizer; merges: how many times
 // it read and merged banks itself; longestCopyMs: the longest one quantum spent copying an image) (or { type: "error",
-// message }), and about ten times a second { type: "status", voices, load, frame } — load being
-// the share of the quantum's time spent rendering, and `file`: { playing, position } while a
+// message }), and about ten times a second { type: "status", voices, load, frame, busyMs,
+// busyFrames } — load being the share of the quantum's time spent rendering (smoothed), busyMs
+// the time spent in process() since the start and busyFrames the frames it made — and `file`: { playing, position } while a
 // MIDI file is loaded.
 import { PolyphonSynth } from "./polyphon.js";
 import { MIDIFilePlayer } from "./polyphon-midi-player.js";
@@ -67,6 +68,8 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.mixLeft = new Float32Array(128);
     this.mixRight = new Float32Array(128);
     this.load = 0;
+    this.busyMs = 0;  // time spent in process() so far, and the frames it made
+    this.busyFrames = 0;
     this.lastStatus = 0;
     this.log = null;
     this.captures = [];
@@ -412,12 +415,14 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     if (output[1]) right.set(this.mixRight);
     this.captureBlock(start, frames);
     const spent = clock() - began;
+    this.busyMs += spent;
+    this.busyFrames += frames;
     this.load = 0.9 * this.load + 0.1 * (spent / (1000 * frames / sampleRate));
     if (currentTime - this.lastStatus > 0.1) {
       this.lastStatus = currentTime;
       let voices = this.synth.activeVoices;
       for (const old of this.draining) voices += old.synth.activeVoices;
-      this.port.postMessage({ type: "status", voices, load: this.load, frame: start,
+      this.port.postMessage({ type: "status", voices, load: this.load, frame: start, busyMs: this.busyMs, busyFrames: this.busyFrames,
                               file: this.file ? { playing: this.file.playing, position: this.file.position } : null });
     }
     return true;

@@ -62,6 +62,7 @@ function received(message) {
       if (firstReady) { firstReady(); firstReady = null; }
       break;
     case "status":
+      jam.worklet = { voices: message.voices, load: message.load, busyMs: message.busyMs, busyFrames: message.busyFrames };
       $("voices").textContent = `${message.voices} voices`;
       $("load").textContent = `load ${(100 * message.load).toFixed(1)} %`;
       if (message.file && state.song) {
@@ -1290,6 +1291,9 @@ const jam = {
   lastBankBuildMs: null,
   /** How many times the audio thread read and merged banks itself (none: a Worker does it). */
   audioThreadMerges: null,
+  /** The worklet's last report: voices, load (share of the quantum, smoothed), and the time it
+   *  spent in process() since it started (busyMs) for the frames it made (busyFrames). */
+  worklet: null,
   /** The longest one audio quantum spent copying a synthesizer the Worker built, ms. */
   longestCopyMs: null,
 };
