@@ -110,6 +110,19 @@ public func polyphonActiveVoices(_ handle: Int32) -> Int32 {
     Int32(synthesizer(handle)?.activeVoiceCount ?? 0)
 }
 
+/// Turns per-channel level metering on (`on` ≠ 0) or off (``Synthesizer/channelLevelMetering``).
+@_cdecl("polyphon_set_channel_metering")
+public func polyphonSetChannelMetering(_ handle: Int32, _ on: Int32) {
+    synthesizer(handle)?.channelLevelMetering = on != 0
+}
+
+/// Writes the levels of channels 0 ..< `count` in dBFS (−∞ when silent) into `levels`.
+@_cdecl("polyphon_channel_levels")
+public func polyphonChannelLevels(_ handle: Int32, _ levels: UnsafeMutablePointer<Float>?, _ count: Int32) {
+    guard let synth = synthesizer(handle), let levels else { return }
+    for c in 0..<Int(max(0, count)) { levels[c] = synth.channelLevel(c) }
+}
+
 /// Every voice stops and every channel returns to its defaults.
 @_cdecl("polyphon_reset")
 public func polyphonReset(_ handle: Int32) {

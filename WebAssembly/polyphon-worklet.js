@@ -48,7 +48,9 @@
 // message }), and about ten times a second { type: "status", voices, load, frame, busyMs,
 // busyFrames } — load being the share of the quantum's time spent rendering (smoothed), busyMs
 // the time spent in process() since the start and busyFrames the frames it made — and `file`: { playing, position } while a
-// MIDI file is loaded.
+// MIDI file is loaded. About thirty times a second it posts { type: "levels", levels } — each
+// channel's level in dBFS (a Float32Array of 16; -Infinity: silent), a peak meter that falls
+// 20 dB a second (the synthesizer's channel metering).
 import { PolyphonSynth } from "./polyphon.js";
 import { MIDIFilePlayer } from "./polyphon-midi-player.js";
 
@@ -71,6 +73,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.busyMs = 0;  // time spent in process() so far, and the frames it made
     this.busyFrames = 0;
     this.lastStatus = 0;
+    this.lastLevels = 0;
     this.log = null;
     this.captures = [];
     // The last seconds played, so that a capture can start on a frame just past (the frame a
@@ -355,6 +358,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     } else {
       this.synth = synth;
     }
+    synth.channelMetering = true;
     this.port.postMessage({ type: "ready", sampleRate, frame: currentFrame, loadMs, merges: this.merges,
                             longestCopyMs: this.longestCopyMs });
   }
@@ -418,6 +422,10 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.busyMs += spent;
     this.busyFrames += frames;
     this.load = 0.9 * this.load + 0.1 * (spent / (1000 * frames / sampleRate));
+    if (currentTime - this.lastLevels > 1 / 30) {
+      this.lastLevels = currentTime;
+      this.port.postMessage({ type: "levels", levels: this.synth.channelLevels(new Float32Array(16)) });
+    }
     if (currentTime - this.lastStatus > 0.1) {
       this.lastStatus = currentTime;
       let voices = this.synth.activeVoices;

@@ -7,6 +7,7 @@
 //   synth.send([0x90, 60, 100], 0);           // one MIDI message, at a frame of the next render
 //   synth.render(left, right);                // fills two equal-length Float32Arrays
 //   synth.activeVoices; synth.reset(); synth.dispose();
+//   synth.channelMetering = true; synth.channelLevels(levels);   // dBFS per channel, -Infinity silent
 //   const copy = PolyphonSynth.fromImage({ module, sampleRate, image: synth.image() });  // no bank read again
 //
 //   const song = await readMIDIFile({ module, bytes, name: "song.mid" });   // the module's MIDI reader
@@ -155,6 +156,28 @@ export class PolyphonSynth {
   /** Voices sounding now. */
   get activeVoices() {
     return this.handle >= 0 ? this.exports.polyphon_active_voices(this.handle) : 0;
+  }
+
+  /**
+   * Per-channel level metering (off by default; metering only reads, the samples stay the same).
+   * @param {boolean} on
+   */
+  set channelMetering(on) {
+    if (this.handle >= 0) this.exports.polyphon_set_channel_metering(this.handle, on ? 1 : 0);
+  }
+
+  /**
+   * Each channel's level in dBFS after the last render: a peak meter that falls 20 dB a second,
+   * -Infinity when silent or metering is off. Fills and returns `levels` (one value per channel).
+   * @param {Float32Array} levels
+   */
+  channelLevels(levels = new Float32Array(16)) {
+    const e = this.exports, count = Math.min(levels.length, 64);
+    if (this.handle < 0) return levels.fill(-Infinity);
+    // The message buffer (256 bytes) holds 64 floats: no allocation per call.
+    e.polyphon_channel_levels(this.handle, this.message, count);
+    levels.set(new Float32Array(e.memory.buffer, this.message, count));
+    return levels;
   }
 
   /** Every voice stops; every channel returns to its defaults. */

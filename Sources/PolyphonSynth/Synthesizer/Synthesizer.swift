@@ -314,6 +314,27 @@ public final class Synthesizer {
         return soundBank.presets[i].name
     }
 
+    /// Measures each channel's output level while rendering (see ``channelLevel(_:)``); off
+    /// by default. Metering only reads the voices' signals: the rendered samples are the same
+    /// bytes either way. Turning it on allocates the meter (one `Float` pair per channel), so
+    /// set it outside the audio callback; turning it off frees it and forgets the levels.
+    public var channelLevelMetering: Bool {
+        get { renderer.meter != nil }
+        set {
+            guard newValue != channelLevelMetering else { return }
+            renderer.meter = newValue ? ChannelLevelMeter(channelCount: channels.count, sampleRate: sampleRate) : nil
+        }
+    }
+
+    /// A channel's output level in dBFS (0: a full-scale sample), or −∞ when it is silent or
+    /// ``channelLevelMetering`` is off: the peak of its voices' signals after their filters,
+    /// gain and pan, before effects and master volume, with a peak meter's ballistics — it
+    /// rises to a rendered chunk's peak at once and falls by 20 dB a second. Reading it takes
+    /// no lock; read it on the render thread or between renders.
+    public func channelLevel(_ channel: Int) -> Float {
+        renderer.meter?.level(ofChannel: channel) ?? -.infinity
+    }
+
     // MARK: - Rendering
 
     /// Renders `frameCount` frames of stereo audio into two caller buffers (overwriting them).
@@ -399,6 +420,7 @@ public final class Synthesizer {
                         clock: framesRendered, into: mixer.targets, busCount: mixer.busCount)
         voicePool.trimLimit()
         mixer.finish(n)
+        if let meter = renderer.meter { meter.finishChunk(frames: n) }
     }
 
     // MARK: - Dispatch

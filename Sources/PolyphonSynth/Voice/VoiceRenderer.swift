@@ -119,6 +119,8 @@ final class VoiceRenderer {
     private(set) var threadedRounds = 0
     /// Spread rounds over threads whenever there are any (tests), not only when it pays.
     var alwaysUsesThreads = false
+    /// Measures each channel's level from the voices it mixes, when set (read only).
+    var meter: ChannelLevelMeter?
 
     // The chunk being rendered, for the tasks.
     private var step = Step.renderVoices
@@ -188,6 +190,7 @@ final class VoiceRenderer {
         // A few slices per thread, so one that finishes early takes another.
         sliceCount = threaded ? max(1, min(3 * threadCount, r / 4)) : 1
         run(.renderVoices, tasks: sliceCount, threaded: threaded)
+        if let meter { measure(meter) }
         routeWaitingVoices()
         // Stretches of at least 128 frames, starting on multiples of 4 (the mix's vector width).
         let ranges = threaded ? max(1, min(2 * threadCount, count / 128)) : 1
@@ -320,6 +323,18 @@ final class VoiceRenderer {
                 filteredBusInUse = true
                 break
             }
+        }
+    }
+
+    /// Every voice of the round into the meter, on the render thread (a peak is the same in
+    /// any order): its own filter has run, unless it waits for the router to send it to a
+    /// shared filter, which then reads it before that filter.
+    private func measure(_ meter: ChannelLevelMeter) {
+        for k in 0..<roundCount where produced[k] > 0 {
+            let voice = voices + voiceIndices[k]
+            meter.measure(buffers + k * stride, produced[k],
+                          gain: max(voice.pointee.sound.panLeft, voice.pointee.sound.panRight),
+                          channel: voice.pointee.note.channel)
         }
     }
 

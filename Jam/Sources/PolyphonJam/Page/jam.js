@@ -53,8 +53,22 @@ async function startAudio() {
 /** Resolves the wait for the worklet's next "ready" (its new synthesizer plays). */
 let firstReady = null;
 
+/** Each channel's level in dBFS as the worklet last posted it (-Infinity: silent). */
+let channelLevels = new Float32Array(16).fill(-Infinity);
+
+/** The channel rows' meters show `channelLevels` (a 60 dB scale). */
+function showChannelLevels() {
+  for (const meter of $("song-channels").querySelectorAll("meter")) {
+    meter.value = Math.max(-60, channelLevels[+meter.dataset.channel] ?? -Infinity);
+  }
+}
+
 function received(message) {
   switch (message.type) {
+    case "levels":
+      channelLevels = message.levels;
+      showChannelLevels();
+      break;
     case "ready":
       jam.lastBankLoadMs = message.loadMs;
       jam.audioThreadMerges = message.merges;
@@ -842,7 +856,11 @@ function renderSong() {
     Object.assign(volume, { type: "range", min: 0, max: 127, value: channel.volume ?? 100, title: "Volume (CC7): the song's until moved" });
     volume.setAttribute("aria-label", `Volume of channel ${channel.channel + 1}`);
     volume.oninput = () => setChannelVolume(channel.channel, +volume.value).catch((e) => say(e.message, true));
-    item.append(name, instrument, volume, toggle("M", song.muted, muteChannel), toggle("S", song.soloed, soloChannel));
+    const meter = document.createElement("meter");
+    Object.assign(meter, { min: -60, max: 0, low: -18, high: -6, optimum: -30, value: -60, title: "Level (peak, dBFS)" });
+    meter.dataset.channel = channel.channel;
+    meter.setAttribute("aria-label", `Level of channel ${channel.channel + 1}`);
+    item.append(name, instrument, volume, meter, toggle("M", song.muted, muteChannel), toggle("S", song.soloed, soloChannel));
     list.append(item);
   }
   showSongPosition(song);
@@ -1282,6 +1300,9 @@ const jam = {
   receiveMIDI: (bytes) => fromMIDI(Uint8Array.from(bytes)),
   loadMIDI, playFile, pauseFile, stopFile, seekFile, muteChannel, soloChannel, setChannelInstrument,
   setFileTempo, transposeFile, loopFile, setChannelVolume, exportSong,
+  /** Each channel's level (16 values, dBFS, -Infinity when silent): a peak meter falling 20 dB a
+   *  second, as the worklet measured it up to a thirtieth of a second ago. */
+  channelLevels: () => Array.from(channelLevels),
   /** The loaded song's summary, or null. */
   get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
