@@ -155,6 +155,14 @@ extension JamBrowserTests {
             #expect(lyrics.map { $0["text"] as? String ?? "" } == (1...10).map { "bar\($0)" })
             #expect(lyrics.enumerated().allSatisfy { abs(($1["time"] as? Double ?? -1) - Double($0)) < 1e-9 })
 
+            // The channel meters while the song played with its drums muted: the piano's rose
+            // above −60 dBFS; the drums' ended silent (their level from the run before fell away).
+            let levels = try #require(result["mutedLevels"] as? [[Any]])
+            let piano = levels.compactMap { $0.first as? Double }.max() ?? -.infinity
+            print("jam meters: piano peaked at \(piano) dBFS; drums at the end \(levels.last.map { "\($0[9])" } ?? "?") over \(levels.count) readings")
+            #expect(levels.count >= 10 && piano > -60)
+            #expect(levels.last.map { $0.count == 16 && $0[9] is NSNull } == true)
+
             // The whole song, the song with its drums muted and the song from bar 9 against the
             // native renders of the same, of the song without drums and of the song cut at bar 9.
             let full = try Self.floats(out + "/full.f32").left

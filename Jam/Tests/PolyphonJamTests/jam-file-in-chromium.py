@@ -38,9 +38,13 @@ try:
 
     capture("full.f32", run("""const frame = await jam.playFile(); const c = await jam.captureOutput(args[0], frame);
                                await jam.stopFile(); return captured(c);""", seconds))
-    capture("muted.f32", run("""await jam.muteChannel(9, true); const frame = await jam.playFile();
-                                const c = await jam.captureOutput(args[0], frame); await jam.stopFile();
-                                await jam.muteChannel(9, false); return captured(c);""", seconds))
+    # The channel meters while it plays, every quarter second (null: silent).
+    muted = run("""await jam.muteChannel(9, true); const frame = await jam.playFile(), levels = [];
+                   const meter = setInterval(() => levels.push(jam.channelLevels().map((v) => v === -Infinity ? null : v)), 250);
+                   const c = await jam.captureOutput(args[0], frame); clearInterval(meter); await jam.stopFile();
+                   await jam.muteChannel(9, false); return { ...captured(c), levels };""", seconds)
+    levels = muted.pop("levels")
+    capture("muted.f32", muted)
     capture("seek.f32", run("""await jam.seekFile(args[0]); const frame = await jam.playFile();
                                const c = await jam.captureOutput(args[1], frame); await jam.stopFile(); return captured(c);""",
                             plan["seekSeconds"], seconds - plan["seekSeconds"]))
@@ -106,7 +110,8 @@ try:
 
     with open(os.path.join(out, "result.json"), "w") as f:
         json.dump({"sampleRate": info["sampleRate"], "badFile": bad, "summary": summary, "paused": paused, "rollPixels": roll,
-                   "instrument": instrument, "overFrame": over_frame, "karaoke": karaoke}, f)
+                   "instrument": instrument, "overFrame": over_frame, "karaoke": karaoke,
+                   "mutedLevels": levels}, f)
     print(f"jam page played song.mid in Chromium at {info['sampleRate']} Hz")
 except Exception as error:
     page.failed(error)

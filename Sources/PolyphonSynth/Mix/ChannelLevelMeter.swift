@@ -12,6 +12,8 @@
 final class ChannelLevelMeter {
     /// How fast a level falls when its channel goes quiet.
     static let fallDecibelsPerSecond = 20.0
+    /// Levels that fall below −120 dBFS read as silence (−∞), as a channel that never sounded.
+    static let floor: Float = 1e-6
 
     let channelCount: Int
     private let sampleRate: Double
@@ -56,7 +58,8 @@ final class ChannelLevelMeter {
     func finishChunk(frames: Int) {
         let decay = Float(Math.pow(10, -Self.fallDecibelsPerSecond / 20 * Double(frames) / sampleRate))
         for c in 0..<channelCount {
-            levels[c] = max(blockPeaks[c], levels[c] * decay)
+            let level = max(blockPeaks[c], levels[c] * decay)
+            levels[c] = level < Self.floor ? 0 : level
             blockPeaks[c] = 0
         }
     }

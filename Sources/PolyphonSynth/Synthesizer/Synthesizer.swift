@@ -329,7 +329,7 @@ public final class Synthesizer {
     /// A channel's output level in dBFS (0: a full-scale sample), or −∞ when it is silent or
     /// ``channelLevelMetering`` is off: the peak of its voices' signals after their filters,
     /// gain and pan, before effects and master volume, with a peak meter's ballistics — it
-    /// rises to a rendered chunk's peak at once and falls by 20 dB a second. Reading it takes
+    /// rises to a rendered chunk's peak at once and falls by 20 dB a second, to −∞ below −120 dBFS. Reading it takes
     /// no lock; read it on the render thread or between renders.
     public func channelLevel(_ channel: Int) -> Float {
         renderer.meter?.level(ofChannel: channel) ?? -.infinity
