@@ -4,11 +4,12 @@
 // after (`diff`): any changed bit anywhere changes the hash.
 //
 //   swift run -c release RenderHashes [--songs DIR] [--bank F ...] [--quick] [--fluidsynth-compatible]
-//                                      [--jobs N] [--threads N] > hashes.txt
+//                                      [--jobs N] [--threads N] [--channel-metering] > hashes.txt
 //
 // --quick renders the first 60 s of each song only; --fluidsynth-compatible renders with
 // `SynthesizerConfiguration.fluidSynthCompatible` on. --threads spreads each render's voices over
-// N threads (the hashes must not change). Lines are sorted, so runs with different --jobs
+// N threads (the hashes must not change); --channel-metering renders with the channel level
+// meters on (they only read: the hashes must not change). Lines are sorted, so runs with different --jobs
 // compare equal.
 import Foundation
 import PolyphonMIDI
@@ -22,6 +23,7 @@ var quick = false
 var fluidSynthCompatible = false
 var jobs = ProcessInfo.processInfo.activeProcessorCount
 var threads = 1
+var channelMetering = false
 var it = CommandLine.arguments.dropFirst().makeIterator()
 while let a = it.next() {
     switch a {
@@ -31,6 +33,7 @@ while let a = it.next() {
     case "--fluidsynth-compatible": fluidSynthCompatible = true
     case "--jobs": jobs = max(1, Int(it.next() ?? "") ?? jobs)
     case "--threads": threads = max(1, Int(it.next() ?? "") ?? threads)
+    case "--channel-metering": channelMetering = true
     default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!); exit(64)
     }
 }
@@ -77,6 +80,7 @@ nonisolated(unsafe) let files = try Dictionary(uniqueKeysWithValues: songs.map {
 nonisolated(unsafe) let quickRun = quick
 nonisolated(unsafe) let compatible = fluidSynthCompatible
 let renderThreads = threads
+let meteringOn = channelMetering
 nonisolated(unsafe) let jobMatrix = matrix
 
 final class Results: @unchecked Sendable {
@@ -98,6 +102,7 @@ nonisolated(unsafe) var cursor = 0
     options.leadIn = job.leadIn
     if quickRun { options.endAtLastEvent = true }
     options.synthesizer.fluidSynthCompatible = compatible
+    options.synthesizer.channelLevelMetering = meteringOn
     var hash: UInt64 = 0xcbf29ce484222325
     var frames: Int64 = 0
     let limit: Int64 = quickRun ? 60 * 44100 : .max

@@ -107,6 +107,9 @@ public final class Synthesizer {
 
         let n = Self.chunkFrames
         renderer = VoiceRenderer(chunkFrames: n, voices: configuration.polyphony, threads: threads)
+        if configuration.channelLevelMetering {
+            renderer.meter = ChannelLevelMeter(channelCount: configuration.channelCount, sampleRate: sampleRate)
+        }
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)
         routesByBus = configuration.outputBusCount != nil

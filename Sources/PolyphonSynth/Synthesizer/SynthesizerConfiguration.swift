@@ -77,6 +77,9 @@ public struct SynthesizerConfiguration: Sendable, Hashable {
     /// note-on names (`outputBus:`), e.g. one per track for track stems. Overrides
     /// ``channelOutputs`` when set.
     public var outputBusCount: Int? = nil
+    /// Starts the synthesizer with ``Synthesizer/channelLevelMetering`` on: each channel's level
+    /// is measured as it renders (read only; the samples do not change).
+    public var channelLevelMetering = false
     /// The shortest a note sounds before its release begins, in seconds (FluidSynth's
     /// `synth.min-note-length`, 10 ms by default; 0 turns it off). Drum tracks hold notes for
     /// 1–3 ms, which the SoundFont rules alone would release before their attack is heard. Applied
