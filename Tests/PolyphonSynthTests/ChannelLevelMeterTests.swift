@@ -10,7 +10,7 @@ import PolyphonSoundFont
     /// output apart; returns the mix, that block's channel outputs and the synthesizer.
     static func play(metering: Bool, threads: ThreadedRenderTests.ShuffledPool?) throws
         -> (mix: Rendered, channels: [[Float]], synthesizer: Synthesizer) {
-        var configuration = TestBank.dry
+        var configuration = SynthesizerConfiguration.dry
         configuration.channelOutputs = true
         let s = try Synthesizer(soundBank: SharedFilterTests.bank(), configuration: configuration, threads: threads)
         s.spreadsEveryRoundOverThreads = true
@@ -27,7 +27,7 @@ import PolyphonSoundFont
         defer { storage.deallocate() }
         let outputs = (0..<buses).map { StereoBuffer(left: storage + 2 * n * $0, right: storage + 2 * n * $0 + n) }
         s.render(left: &left, right: &right, channels: outputs, frameCount: n)
-        let channels = (0..<buses).map { Array(UnsafeBufferPointer(start: storage + 2 * n * $0, count: 2 * n)) }
+        let channels: [[Float]] = (0..<buses).map { Array(UnsafeBufferPointer(start: storage + 2 * n * $0, count: 2 * n)) }
         return (Rendered(left: first.left + left, right: first.right + right, rate: first.rate), channels, s)
     }
 

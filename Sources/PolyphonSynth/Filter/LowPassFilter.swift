@@ -57,6 +57,13 @@ struct LowPassFilter {
         return SIMD4(-2 * (1 - oneMinusCos) * a0Inv, (1 - alpha) * a0Inv, 0, b02)
     }
 
+    /// The gain at 0 Hz of the coefficients in use (the pass band below the cutoff, 1/√q), for
+    /// the channel meters: b0 + b1 + b2 over 1 + a1 + a2.
+    var passBandGain: Float {
+        let denominator = 1 + coefficients[0] + coefficients[1]
+        return denominator > 1e-12 ? 4 * coefficients[3] / denominator : 1
+    }
+
     /// FluidSynth's linear Q for a resonance in centibels: the SF2 value in dB less 3.01, so Q 0
     /// is the flat (Butterworth) 0.707.
     static func linearQ(qCentibels: Float) -> Float {

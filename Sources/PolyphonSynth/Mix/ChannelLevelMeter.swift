@@ -4,7 +4,8 @@
 /// A voice's contribution is its signal after its own filter and gain, times the larger of its
 /// two pan gains: the block peak of that, over the voices of a channel, is the channel's block
 /// peak. (A voice whose settled filter is shared with others is measured before that shared
-/// filter, which can only read it higher.) Effects and the master volume come after.
+/// filter, times the filter's pass-band gain: right below the cutoff, not at its resonance.)
+/// Effects and the master volume come after.
 ///
 /// Ballistics as a peak programme meter: the level rises to a block's peak at once and falls at
 /// ``fallDecibelsPerSecond`` otherwise. All memory is allocated up front; measuring allocates

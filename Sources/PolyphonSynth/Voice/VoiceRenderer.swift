@@ -328,13 +328,13 @@ final class VoiceRenderer {
 
     /// Every voice of the round into the meter, on the render thread (a peak is the same in
     /// any order): its own filter has run, unless it waits for the router to send it to a
-    /// shared filter, which then reads it before that filter.
+    /// shared filter — then its dry signal is read, scaled by the filter's pass-band gain.
     private func measure(_ meter: ChannelLevelMeter) {
         for k in 0..<roundCount where produced[k] > 0 {
             let voice = voices + voiceIndices[k]
-            meter.measure(buffers + k * stride, produced[k],
-                          gain: max(voice.pointee.sound.panLeft, voice.pointee.sound.panRight),
-                          channel: voice.pointee.note.channel)
+            var gain = max(voice.pointee.sound.panLeft, voice.pointee.sound.panRight)
+            if mixing[k] == .waitsForRouter { gain *= voice.pointee.filter.passBandGain }
+            meter.measure(buffers + k * stride, produced[k], gain: gain, channel: voice.pointee.note.channel)
         }
     }
 
