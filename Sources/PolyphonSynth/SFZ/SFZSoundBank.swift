@@ -7,10 +7,15 @@ import PolyphonSoundFontCore
 /// The SF2 voice plays what SFZ and SF2 share — key and velocity ranges, `pitch_keycenter`,
 /// `pitch_keytrack`, `transpose`, `tune`, `volume`, `amplitude`, `pan`, the `ampeg_` envelope,
 /// `offset`, `end`, loop modes and loop points (the file's own when the SFZ has none) — with
-/// sfizz's arithmetic. What it cannot play yet is listed in ``warnings`` (one line per kind, with
-/// how many regions it concerns); regions that depend on state it does not follow (round robin,
-/// random layers, keyswitches, controller ranges) play as at the start of a performance, and
-/// release-triggered regions are left out.
+/// sfizz's arithmetic. What SF2 lacks travels with each zone as a `PlayCondition` the
+/// synthesizer checks against the channel's state as sfizz does: round robin
+/// (`seq_length`/`seq_position`), random layers (`lorand`/`hirand`, drawn from a seeded sequence
+/// so renders repeat), keyswitches (`sw_last`, `sw_lolast`/`sw_hilast`, `sw_down`, `sw_up`,
+/// `sw_previous`, `sw_default`), `lochan`/`hichan`, `loccN`/`hiccN`, `lobend`/`hibend`,
+/// `loprog`/`hiprog` and aftertouch ranges; triggers (`release` held back by the sustain pedal,
+/// `release_key`, `first`, `legato`, `rt_decay`, `rt_dead`); `one_shot` voices that ignore
+/// note-off; and polyphony groups (`group`, `off_by`, `off_mode`, `off_time`). What it cannot
+/// play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
 ///
 /// Samples are decoded through the instrument's `SFZInstrument.sampleProvider`
 /// and copied into the bank, so the bank owns its points and any number of synthesizers share it.
@@ -39,13 +44,10 @@ public struct SFZSoundBank: Sendable {
         var failedFiles: Set<Int> = []
         var cycles: [SFZCycleKey: Int] = [:]      // generated wave and keycenter → sample header
         var zones: [Zone] = []
-        let state = SFZInitialState(instrument)
 
         for region in instrument.regions {
             notes.record(region)
-            guard region.trigger.kind == .attack, region.selection.triggersOnKeys, state.admits(region.selection) else {
-                continue
-            }
+            guard region.selection.triggersOnKeys, !SFZPlayConditionMapping.isUnreachable(region) else { continue }
             guard let source = region.playback.sample else { continue }
             var channelSamples: [Int] = []
             var frameCount = 0
@@ -91,9 +93,12 @@ public struct SFZSoundBank: Sendable {
             }
             let pans: [Float] = channelSamples.count == 2 ? [-500, 500] : [region.amplitude.pan.value * 5]
             for (sampleID, pan) in zip(channelSamples, pans) {
+                // Each zone its own round-robin counter: a stereo file's two count alike.
+                let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
+                                                                  defaultKeyswitch: instrument.defaultKeyswitch)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pan),
-                                  modulators: SFZZoneMapping.cancelledDefaults))
+                                  modulators: SFZZoneMapping.cancelledDefaults, playCondition: condition))
             }
             notes.recordPlayed(region, channels: channelSamples.count)
         }
