@@ -27,7 +27,7 @@ SINES = {'a': 300, 'b': 400, 'c': 500, 'd': 600, 'e': 700}
 
 INSTRUMENT = """<control> hint_ram_based=1
 <global> pitch_keytrack=0 ampeg_release=0.05
-<group> seq_length=3 key=60
+<group> seq_length=3 lokey=50 hikey=60
 <region> sample=a.wav seq_position=1
 <region> sample=b.wav seq_position=2
 <region> sample=c.wav seq_position=3
