@@ -68,4 +68,16 @@ final class PlayState {
     init(counterCount: Int) {
         counters = [Int](repeating: 0, count: max(counterCount, 1))
     }
+
+    /// Every key up at once (all notes off, all sound off): no note counts as held, and no
+    /// release waits for the pedal.
+    func forgetKeys() {
+        for key in 0..<128 {
+            isHeld[key] = false
+            isNoteDown[key] = false
+            pendingRelease[key] = false
+        }
+        notesDown = 0
+        hasPendingRelease = false
+    }
 }

@@ -163,7 +163,7 @@ extension VoicePool {
         let group = condition?.group ?? 0
         forEachActive(onChannel: ch.index) { v in
             guard let offBy = v.note.offBy, offBy == group, !v.note.isReleaseTriggered,
-                  v.note.group != group || v.note.key != key, v.note.startFrame != now else { return }
+                  v.note.group != group || v.note.key != key else { return }
             v.note.offBy = nil
             if let seconds = v.note.offTime {
                 // sfizz's release falls e⁻⁹ in its time, SF2's 96 dB: stretched as the zones' are.

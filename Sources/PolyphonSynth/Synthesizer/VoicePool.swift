@@ -247,12 +247,14 @@ final class VoicePool {
             }
         case .soundOff:
             forEachActive(onChannel: channel.index) { v in v.kill() }
+            if !playStates.isEmpty { playStates[channel.index].forgetKeys() }
         case .releasePedalHeld:
             forEachActive(onChannel: channel.index) { v in
                 if v.note.isSustained || v.note.isSostenutoHeld { release(&v, context) }
             }
         case .notesOff:
             releaseAll(channel, respectingPedals: true, context)
+            if !playStates.isEmpty { playStates[channel.index].forgetKeys() }
         case .selectTuning:
             retune(channel, context)
         }
