@@ -63,13 +63,13 @@ struct SFZInfoTests {
         let path = directory + "/everywhere.sfz"
         try Data("""
             <region> sample=cycles.wav loop_mode=loop_continuous
-            <region> key=70 trigger=release sample=cycles.wav
+            <region> key=70 trigger=release sample=cycles.wav polyphony=4
             """.utf8).write(to: URL(fileURLWithPath: path))
         let out = CLI.workDirectory + "/sfz.wav"
         let r = try CLI.run(["render", try CLI.songFile(), "-s", path, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("not played yet: trigger=release"))
-        #expect(r.stderr.contains("SFZ instrument, 1 playable region, on every channel but 10"))
+        #expect(r.stderr.contains("not played yet: polyphony, note_polyphony"))
+        #expect(r.stderr.contains("SFZ instrument, 2 playable regions, on every channel but 10"))
         // The song's A4 (key 69) on the 441 Hz sine recorded for key 60: 441 · 2^(9/12) Hz.
         let audio = try AudioFile(contentsOf: out)
         let window = Array(audio.channels[0][2205..<10_000])

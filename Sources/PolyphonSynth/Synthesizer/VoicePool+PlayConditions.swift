@@ -112,7 +112,8 @@ extension VoicePool {
                 // rt_decay in dB as the attenuation generator's raw units (cB ÷ 0.4).
                 let raw = condition.releaseDecay * held * 10 / 0.4
                 let total = Float(decayed.generators[.initialAttenuation]) + raw
-                decayed.generators[.initialAttenuation] = Int32(min(total, 1_000_000).rounded())
+                // + 0.5 and truncation rounds (both are ≥ 0); WebAssembly's core has no roundf.
+                decayed.generators[.initialAttenuation] = Int32(min(total, 1_000_000) + 0.5)
             }
             startConditioned(decayed, ch, key: key, velocity: velocity, portamento: (fromKey: -1, time: 0),
                              bus: state.noteOnBus[key], context, releaseTriggered: true)
