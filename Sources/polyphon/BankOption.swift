@@ -98,7 +98,7 @@ struct BankOption: ParsableArguments {
             case .automatic, .melodic: "every channel but 10"
             }
             let regions = playable.regionCount == 1 ? "1 playable region" : "\(playable.regionCount) playable regions"
-            note("polyphon: SFZ instrument \(path), \(regions), on \(placement)")
+            note("polyphon: SFZ instrument, \(regions), on \(placement)")
         }
         return playable.soundFont
     }
