@@ -71,9 +71,9 @@ struct BankOption: ParsableArguments {
             }
         }
         let stack = try SoundFont(stacking: banks)
-        let name = soundfont.joined(separator: " + ")
-        if !quiet { note("polyphon: using banks \(name) (first bank with a program plays it)") }
-        return (stack, name)
+        if !quiet { note("polyphon: using banks \(soundfont.joined(separator: " + ")) (first bank with a program plays it)") }
+        // Named by the files alone: renders and batch reports show the name, not the folders.
+        return (stack, soundfont.map { ($0 as NSString).lastPathComponent }.joined(separator: " + "))
     }
 
     /// An SFZ instrument as the bank to play: read, its samples decoded (on every core), placed
