@@ -7,11 +7,14 @@ public struct Zone: Hashable, Sendable {
     public var generators: [Generator]
     /// Modulators in file order.
     public var modulators: [Modulator]
+    /// Play-time rules of an SFZ region (nil for SF2 and DLS zones, which files cannot carry).
+    public var playCondition: PlayCondition?
 
     /// A zone with the given generators and modulators.
-    public init(generators: [Generator] = [], modulators: [Modulator] = []) {
+    public init(generators: [Generator] = [], modulators: [Modulator] = [], playCondition: PlayCondition? = nil) {
         self.generators = generators
         self.modulators = modulators
+        self.playCondition = playCondition
     }
 
     /// The last value set for a generator in this zone, if any.
