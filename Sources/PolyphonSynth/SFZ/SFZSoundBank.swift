@@ -51,7 +51,6 @@ public struct SFZSoundBank: Sendable {
         var cycles: [SFZCycleKey: Int] = [:]      // generated wave and keycenter → sample header
         var zones: [Zone] = []
         var pool = SFZSamplePool()
-        let state = SFZInitialState(instrument)
 
         for region in instrument.regions {
             notes.record(region)
