@@ -227,6 +227,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
       }
       this.synth.dispose();
       this.synth = synth;
+      synth.channelMetering = true;
     } else {
       this.synth?.reset();
     }
