@@ -56,11 +56,11 @@ report() {
     local first fluid
     # Names hold spaces ("polyphon --threads 2"): the time is the last field.
     first=$(echo "$results" | awk 'NR==1 {print $NF}')
-    fluid=$(echo "$results" | awk '$1=="fluidsynth" {print $NF}')
+    fluid=$(echo "$results" | awk 'NF==2 && $1=="fluidsynth" {print $NF}')
     echo "$results" | while read -r line; do
         local name=${line% *} t=${line##* }
         local speedup="" vsfluid=""
-        [[ "$name" != fluidsynth ]] && speedup=$(printf '%.2f×' "$(echo "$first / $t" | bc -l)")
+        [[ "$name" != fluidsynth* ]] && speedup=$(printf '%.2f×' "$(echo "$first / $t" | bc -l)")
         [[ -n "$fluid" && "$name" != fluidsynth ]] && vsfluid=$(printf '%.2f×' "$(echo "$fluid / $t" | bc -l)")
         printf '| %s | %s | %.2f s | %.0f× | %s | %s |\n' "$label" "$name" "$t" "$(echo "$audio / $t" | bc -l)" "$speedup" "$vsfluid"
     done
@@ -84,6 +84,9 @@ for effects in off on; do
     fx=""
     [[ $effects == off ]] && fx="-R 0 -C 0"
     commands+=("fluidsynth -n -i -q -r 44100 $fx -F '$work/f.wav' '$bank' '$song'")
+    # FluidSynth's own threads: synth.cpu-cores renders voices on extra threads.
+    names+=("fluidsynth -o synth.cpu-cores=2")
+    commands+=("fluidsynth -n -i -q -r 44100 $fx -o synth.cpu-cores=2 -F '$work/f.wav' '$bank' '$song'")
     report "$(basename "$song") (${song_audio%.*} s), effects $effects" "$song_audio" "$(race names commands)"
 done
 
