@@ -63,7 +63,8 @@ final class VoicePool {
 
     /// A note-on at frame ``now``: the re-struck key and (in mono mode) the channel's other
     /// notes get a note-off (pedals respected), then every region of the channel's preset that
-    /// holds the key and velocity starts a voice mixing into output `bus`.
+    /// holds the key (``Channel/regionKey(forKey:)`` under a tuning) and velocity starts a voice
+    /// mixing into output `bus`.
     func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int, _ context: RenderContext) {
         guard let p = ch.presetIndex else { return }
         // A new note on a key that is still sounding releases the old one (FluidSynth).
@@ -77,7 +78,8 @@ final class VoicePool {
         ch.lastKey = key
         let serialBase = nextSerial
         let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
-        for region in presets.regions[p] where region.contains(key: UInt8(key), velocity: UInt8(velocity)) {
+        let regionKey = UInt8(ch.regionKey(forKey: key))
+        for region in presets.regions[p] where region.contains(key: regionKey, velocity: UInt8(velocity)) {
             guard let sample = samples.playable(region.sampleIndex) else { continue }
             // Exclusive class: cut other voices of the same class on this channel.
             let exclusiveClass = Int(region.generators[.exclusiveClass])
