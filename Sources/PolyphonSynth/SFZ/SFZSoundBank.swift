@@ -50,11 +50,7 @@ public struct SFZSoundBank: Sendable {
         var failedFiles: Set<Int> = []
         var cycles: [SFZCycleKey: Int] = [:]      // generated wave and keycenter → sample header
         var zones: [Zone] = []
-<<<<<<< HEAD
-=======
         var pool = SFZSamplePool()
-        let state = SFZInitialState(instrument)
->>>>>>> sfz-bank
 
         for region in instrument.regions {
             notes.record(region)
