@@ -17,15 +17,18 @@ public struct Region: Sendable {
     public var modulators: [Modulator]
     /// Index into ``SoundFont/samples``.
     public var sampleIndex: Int
+    /// What the instrument zone plays beyond SF2 (else its global zone's), nil for nothing.
+    public var shaping: VoiceShaping?
 
     /// A region from already resolved values (see ``SoundFont/regions(forPresetAt:defaultModulators:)``).
     public init(keyRange: ClosedRange<UInt8>, velocityRange: ClosedRange<UInt8>,
-                generators: GeneratorSet, modulators: [Modulator], sampleIndex: Int) {
+                generators: GeneratorSet, modulators: [Modulator], sampleIndex: Int, shaping: VoiceShaping? = nil) {
         self.keyRange = keyRange
         self.velocityRange = velocityRange
         self.generators = generators
         self.modulators = modulators
         self.sampleIndex = sampleIndex
+        self.shaping = shaping
     }
 
     /// True when the note falls inside both ranges.

@@ -7,11 +7,15 @@ public struct Zone: Hashable, Sendable {
     public var generators: [Generator]
     /// Modulators in file order.
     public var modulators: [Modulator]
+    /// What an instrument zone built in code plays beyond SF2 (SFZ instruments), nil for
+    /// nothing.
+    public var shaping: VoiceShaping?
 
-    /// A zone with the given generators and modulators.
-    public init(generators: [Generator] = [], modulators: [Modulator] = []) {
+    /// A zone with the given generators and modulators, and what it plays beyond SF2.
+    public init(generators: [Generator] = [], modulators: [Modulator] = [], shaping: VoiceShaping? = nil) {
         self.generators = generators
         self.modulators = modulators
+        self.shaping = shaping
     }
 
     /// The last value set for a generator in this zone, if any.
