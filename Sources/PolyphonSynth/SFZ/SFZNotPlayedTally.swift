@@ -30,13 +30,30 @@ struct SFZNotPlayedTally {
                  + " (regions play as at the start: first in sequence, random 0, default keyswitch, set_ccN values)",
                  region)
         }
-        if !region.filters.isEmpty || !region.equalizers.isEmpty { note("filters and equalisers", region) }
+        if let filter = region.filters.first {
+            if SFZZoneMapping.shape(of: filter.type) == nil {
+                note("fil_type=\(filter.type.rawValue) (the region plays unfiltered)", region)
+            }
+            if !filter.cutoff.controllers.isEmpty || !filter.resonance.controllers.isEmpty
+                || !filter.velocityTracking.controllers.isEmpty || filter.random != 0
+                || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0 {
+                note("cutoff_onccN, resonance_onccN, fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft",
+                     region)
+            }
+        }
+        if region.filters.count > 1 { note("second filters (fil2_type, cutoff2 …)", region) }
+        if !region.equalizers.isEmpty { note("equalisers (eqN_*)", region) }
         if region.amplitudeLFO != nil || region.pitchLFO != nil || region.filterLFO != nil || !region.lfos.isEmpty {
             note("LFOs", region)
         }
-        if region.pitchEnvelope != nil || region.filterEnvelope != nil || !region.flexEnvelopes.isEmpty {
-            note("pitch, filter and flex envelopes", region)
+        if region.filterEnvelope != nil && SFZZoneMapping.filterShape(region) == nil {
+            note("fileg_* without a filter the voice plays", region)
         }
+        for envelope in [region.pitchEnvelope, region.filterEnvelope].compactMap({ $0 })
+        where !envelope.controllerModifiers.isEmpty || !envelope.depth.controllers.isEmpty || envelope.isDynamic {
+            note("pitcheg_*/fileg_* controller modifiers (*_onccN) and *_dynamic", region)
+        }
+        if !region.flexEnvelopes.isEmpty { note("flex envelopes (egN_*)", region) }
         if region.crossfade != SFZCrossfade() { note("crossfades (xfin_*, xfout_*)", region) }
         let amplitude = region.amplitude
         if amplitude.velocityTracking != SFZModulatedValue(100) || !amplitude.velocityCurve.isEmpty

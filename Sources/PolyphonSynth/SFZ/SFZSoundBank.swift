@@ -93,7 +93,8 @@ public struct SFZSoundBank: Sendable {
             for (sampleID, pan) in zip(channelSamples, pans) {
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pan),
-                                  modulators: SFZZoneMapping.cancelledDefaults))
+                                  modulators: SFZZoneMapping.cancelledDefaults,
+                                  shaping: SFZZoneMapping.shaping(region)))
             }
             notes.recordPlayed(region, channels: channelSamples.count)
         }

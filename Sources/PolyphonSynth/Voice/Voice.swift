@@ -74,6 +74,10 @@ struct Voice {
     var vibratoLFO = LFO()
     /// The voice's own filter (run in batches by ``FilterBatch``).
     var filter = LowPassFilter()
+    /// A filter of another shape in its place, run by the voice itself (``ShapedFilter``).
+    var shapedFilter = ShapedFilter()
+    /// Envelopes of sfizz's shape on the pitch and that filter's cutoff (``ShapedEnvelopes``).
+    var shapedEnvelopes = ShapedEnvelopes()
     var ramp = GainRamp()
 
     /// The parameters the SF2 rules derive from generators, modulators and the channel.
@@ -106,6 +110,8 @@ struct Voice {
         modulators = region.modulators
         note.exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
+        shapedFilter.start(region.shaping?.filter, key: k, velocity: vel)
+        shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -165,6 +171,7 @@ struct Voice {
         updateReleaseTimes(context)
         volumeEnvelope.release()
         modulationEnvelope.release()
+        if shapedEnvelopes.isActive { shapedEnvelopes.release() }
         if loopMode == 3 { oscillator.isLooping = false }
         restartControlPeriod()
     }
@@ -184,6 +191,7 @@ struct Voice {
         updateReleaseTimes(context)
         volumeEnvelope.release()
         modulationEnvelope.release()
+        if shapedEnvelopes.isActive { shapedEnvelopes.release() }
         restartControlPeriod()
     }
 
@@ -217,6 +225,7 @@ struct Voice {
             control.vibLfoPending += elapsed
             if sound.filterActive { control.filterHeldFrames += elapsed }
             sound.advancePortamento(elapsed)
+            if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
         }
         modulationEnvelope.advance(control.modEnvPending + elapsed)
         control.modEnvPending = 0
@@ -252,6 +261,7 @@ struct Voice {
             }
             let n = min(count - done, control.framesLeftInPeriod)
             let produced = renderOscillator(n, into: out + done, scratch: scratch, context: context)
+            if shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
             done += produced
             if produced < n { kill(); break }
         }
@@ -286,7 +296,13 @@ struct Voice {
         let period = Voice.controlPeriod
         control.framesLeftInPeriod = period
         let (modLfo, modEnv, vibLfo) = modulatorsNow()
-        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, wholeCents: context.wholeCentPitch)
+        // sfizz-shaped envelopes where the period ends, like the SF2 modulators.
+        let shaped = shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
+        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, extraCents: shaped.pitch,
+                                  wholeCents: context.wholeCentPitch)
+        if shapedFilter.isActive {
+            aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff, context: context)
+        }
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
         // Gain at the end of the period, reached by a linear ramp.
@@ -336,6 +352,7 @@ struct Voice {
         control.modLfoPending += elapsed
         control.vibLfoPending += elapsed
         sound.advancePortamento(elapsed)
+        if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
         return continued
     }
 
@@ -380,9 +397,12 @@ struct Voice {
     /// cents, whose sample root is whole). Matching it keeps every harmonic of a vibrato or a
     /// bent note on FluidSynth's frequencies; a tuning's fractions of a cent need the exact one.
     @inline(__always)
-    private mutating func pitchStep(modLfo: Float, modEnv: Float, vibLfo: Float, wholeCents: Bool) -> Double? {
+    private mutating func pitchStep(modLfo: Float, modEnv: Float, vibLfo: Float, extraCents: Float,
+                                    wholeCents: Bool) -> Double? {
         let note = sound.pitchCents + sound.portamentoCents
+        // `extraCents` (the shaped pitch envelope) is 0 for SF2 voices, which adding leaves exact.
         let modulation = modLfo * sound.modLfoToPitch + vibLfo * sound.vibLfoToPitch + modEnv * sound.modEnvToPitch
+            + extraCents
         let base = wholeCents ? note.rounded(.down) : note
         let cents = wholeCents ? (note + modulation).rounded(.down) : note + modulation
         guard cents != control.lastPitchCents else { return nil }
@@ -397,6 +417,17 @@ struct Voice {
         return abs(step) <= 100
             ? control.baseRatio * Double(Units.exp2Small(step * (1.0 / 1200.0)))
             : Double(Units.centsToRatio(cents)) * sound.sampleRateRatio
+    }
+
+    /// Aims the shaped filter at its cutoff now — its own with the modulators aimed at
+    /// `initialFilterFc`, the modulation LFO and envelope and `extraCents` — and its resonance with those
+    /// aimed at `initialFilterQ` (centibels).
+    @inline(__always)
+    private mutating func aimShapedFilter(modLfo: Float, modEnv: Float, extraCents: Float, context: RenderContext) {
+        let cents = shapedFilter.baseCents + modulation[Int(GeneratorType.initialFilterFc.rawValue)]
+            + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter + extraCents
+        let resonance = shapedFilter.baseResonance + modulation[Int(GeneratorType.initialFilterQ.rawValue)] / 10
+        shapedFilter.aim(cents: cents, resonance: resonance, outputRate: context.outputRate, frames: Voice.controlPeriod)
     }
 
     /// The filter's cutoff now: a changed one glides over the period (the first one sets the
