@@ -92,4 +92,40 @@ import Testing
         #expect(abs(gain(0.15, 0.38)) < 0.1, "envelope full: \(gain(0.15, 0.38)) dB")
         #expect(abs(gain(0.7, 0.95) + 23.8) < 0.3, "envelope at sustain 0: \(gain(0.7, 0.95)) dB")
     }
+
+    @Test func controllersMoveCutoffResonanceVolumePanAndPitch() throws {
+        let bank = try SFZPlayingTests.bank("""
+            <region> sample=tone.wav lokey=60 hikey=64 pitch_keytrack=0 fil_type=lpf_2p cutoff=250
+              cutoff_oncc74=2400 resonance_oncc71=12 volume_oncc20=-12 pan_oncc21=100 pitch_oncc22=1200
+            """, files: ["tone.wav": SFZPlayingTests.sine(1000)])
+        #expect(bank.warnings.isEmpty, "\(bank.warnings)")
+        /// A note with controllers set before it starts, 0.1…0.3 s of it.
+        func play(_ controllers: [(UInt8, UInt8)]) throws -> Rendered {
+            let synthesizer = try Synthesizer(soundBank: bank.soundFont)
+            for (controller, value) in controllers { synthesizer.sendController(controller, withValue: value, onChannel: 0) }
+            synthesizer.startNote(60, withVelocity: 127, onChannel: 0)
+            return synthesizer.renderSeconds(0.3)
+        }
+        func db(_ out: Rendered, right: Bool = false) -> Double {
+            SFZPlayingTests.level(out, from: 0.1, to: 0.3, right: right)
+        }
+        let closed = try play([])
+        // CC 74 at 127: the cutoff 2400 cents up, 250 Hz → 1 kHz, where the sine passes at Q 1.
+        let opened = try play([(74, 127)])
+        #expect(abs(db(opened) - db(closed) - 23.8) < 0.3, "cutoff_oncc74: \(db(opened) - db(closed)) dB")
+        // CC 71 at 127 with the cutoff at the sine: Q 10^(12/20), +12 dB.
+        let resonant = try play([(74, 127), (71, 127)])
+        #expect(abs(db(resonant) - db(opened) - 12) < 0.2, "resonance_oncc71: \(db(resonant) - db(opened)) dB")
+        // CC 20 at 127: −12 dB; at 64: −12 × 64/127 dB.
+        let full = try play([(74, 127), (20, 127)]), half = try play([(74, 127), (20, 64)])
+        #expect(abs(db(full) - db(opened) + 12) < 0.05, "volume_oncc20=127: \(db(full) - db(opened)) dB")
+        #expect(abs(db(half) - db(opened) + 12 * 64 / 127) < 0.05, "volume_oncc20=64: \(db(half) - db(opened)) dB")
+        // CC 21 at 127: pan +100 %, hard right.
+        let right = try play([(74, 127), (21, 127)])
+        #expect(db(right) < -100 && abs(db(right, right: true) - db(opened, right: true) - 3.01) < 0.05)
+        // CC 22 at 64: 1200 × 64/127 cents up.
+        let bent = try play([(22, 64)])
+        let cents = Measure.cents(SFZPlayingTests.frequency(bent, from: 0.1, to: 0.3), 1000)
+        #expect(abs(cents - 1200 * 64 / 127) < 1, "pitch_oncc22: \(cents) cents")
+    }
 }

@@ -34,12 +34,11 @@ struct SFZNotPlayedTally {
             if SFZZoneMapping.shape(of: filter.type) == nil {
                 note("fil_type=\(filter.type.rawValue) (the region plays unfiltered)", region)
             }
-            if !filter.cutoff.controllers.isEmpty || !filter.resonance.controllers.isEmpty
-                || !filter.velocityTracking.controllers.isEmpty || filter.random != 0
+            if !filter.velocityTracking.controllers.isEmpty || filter.random != 0
                 || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0 {
-                note("cutoff_onccN, resonance_onccN, fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft",
-                     region)
+                note("fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft", region)
             }
+            noteControllers(filter.cutoff.controllers + filter.resonance.controllers, region)
         }
         if region.filters.count > 1 { note("second filters (fil2_type, cutoff2 …)", region) }
         if !region.equalizers.isEmpty { note("equalisers (eqN_*)", region) }
@@ -60,10 +59,8 @@ struct SFZNotPlayedTally {
             || amplitude.keytrack != 0 || amplitude.random != 0 {
             note("amp_veltrack, amp_velcurve_N, amp_keytrack, amp_random (velocity follows (v/127)²)", region)
         }
-        if !amplitude.volume.controllers.isEmpty || !amplitude.amplitude.controllers.isEmpty
-            || !amplitude.pan.controllers.isEmpty || !region.pitch.tune.controllers.isEmpty {
-            note("controller modulation (*_onccN)", region)
-        }
+        if !amplitude.amplitude.controllers.isEmpty { note("amplitude_onccN", region) }
+        noteControllers(amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers, region)
         if SFZZoneMapping.gainDecibels(amplitude) > 0 { note("gain above 0 dB (played at 0 dB)", region) }
         if amplitude.width != SFZModulatedValue(100) || amplitude.position != SFZModulatedValue(0) {
             note("width and position", region)
@@ -93,6 +90,18 @@ struct SFZNotPlayedTally {
         let polyphony = region.polyphony
         if polyphony.group != 0 || polyphony.offBy != nil || polyphony.limit != nil || polyphony.noteLimit != nil {
             note("group, off_by, polyphony, note_polyphony", region)
+        }
+    }
+
+    /// Notes the controller inputs of `region` the voice does not follow as sfizz does (a curve,
+    /// a step or a source it lacks) or follows without smoothing.
+    private mutating func noteControllers(_ inputs: [SFZControllerInput], _ region: SFZRegion) {
+        if inputs.contains(where: { !SFZZoneMapping.isPlayed($0) }) {
+            note("*_onccN with a curve (*_curveccN), a step (*_stepccN) or a source other than CC 0–127, bend,"
+                 + " aftertouch, velocity or key (the input is left out)", region)
+        }
+        if inputs.contains(where: { SFZZoneMapping.isPlayed($0) && $0.smoothing > 0 }) {
+            note("*_smoothccN (the value follows the controller at once)", region)
         }
     }
 

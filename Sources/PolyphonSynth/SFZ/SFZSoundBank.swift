@@ -7,7 +7,11 @@ import PolyphonSoundFontCore
 /// The SF2 voice plays what SFZ and SF2 share — key and velocity ranges, `pitch_keycenter`,
 /// `pitch_keytrack`, `transpose`, `tune`, `volume`, `amplitude`, `pan`, the `ampeg_` envelope,
 /// `offset`, `end`, loop modes and loop points (the file's own when the SFZ has none) — with
-/// sfizz's arithmetic. What it cannot play yet is listed in ``warnings`` (one line per kind, with
+/// sfizz's arithmetic. What SF2 cannot express travels beside the zone as a `VoiceShaping`,
+/// played with sfizz's designs: the filter (`fil_type` low-, high-, band-pass and band-reject
+/// of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack`) and the `pitcheg_*`
+/// and `fileg_*` envelopes; `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and
+/// `resonance_onccN` become SF2 modulators. What it cannot play yet is listed in ``warnings`` (one line per kind, with
 /// how many regions it concerns); regions that depend on state it does not follow (round robin,
 /// random layers, keyswitches, controller ranges) play as at the start of a performance, and
 /// release-triggered regions are left out.
@@ -93,7 +97,8 @@ public struct SFZSoundBank: Sendable {
             for (sampleID, pan) in zip(channelSamples, pans) {
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pan),
-                                  modulators: SFZZoneMapping.cancelledDefaults,
+                                  modulators: SFZZoneMapping.cancelledDefaults
+                                      + SFZZoneMapping.controllerModulators(region),
                                   shaping: SFZZoneMapping.shaping(region)))
             }
             notes.recordPlayed(region, channels: channelSamples.count)
