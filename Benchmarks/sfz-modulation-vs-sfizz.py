@@ -14,7 +14,8 @@ unfiltered one, Welch-averaged over 0.2–0.9 s of the note) at octaves around t
 frequency where it crosses −3 dB (first from the pass band), both programs side by side. Then
 a sine (C4) whose pitch a pitch envelope moves, and the noise through a low-pass a filter
 envelope opens, each held 1.2 s: pitch (zero crossings over 20 ms) and level (RMS over 20 ms)
-at points through every stage. Needs python3 with numpy.
+at points through every stage; then a pitch and a volume LFO on the sine. Needs python3 with
+numpy.
 """
 import math, os, struct, subprocess, sys, tempfile
 import numpy as np
@@ -142,6 +143,8 @@ ENVELOPES = """<control> hint_ram_based=1
 <region> sample=noise.wav pitch_keytrack=0 key=62 fil_type=lpf_2p cutoff=300 fileg_attack=0.3 fileg_decay=0.4
   fileg_sustain=50 fileg_release=0.4 fileg_depth=3600 fileg_vel2depth=-1200 ampeg_release=1
 <region> sample=noise.wav pitch_keytrack=0 lokey=100 hikey=127
+<region> sample=c4.wav key=64 pitch_keycenter=64 pitchlfo_freq=5 pitchlfo_depth=50 pitchlfo_delay=0.1 pitchlfo_fade=0.2
+  amplfo_freq=3 amplfo_depth=3
 """
 TIMES = [0.05, 0.15, 0.2, 0.3, 0.35, 0.45, 0.5, 0.6, 0.8, 1.1, 1.25, 1.35, 1.5, 1.8]
 
@@ -149,7 +152,7 @@ def envelopes(sfizz, polyphon, work):
     t = np.arange(4 * RATE) / RATE
     write_wav(f'{work}/c4.wav', 0.5 * np.sin(2 * np.pi * 261.6255653 * t))
     open(f'{work}/envelopes.sfz', 'w').write(ENVELOPES)
-    write_midi(f'{work}/envelopes.mid', [(60, 127), (62, 100), (101, 100)], 1.2, spacing=3)
+    write_midi(f'{work}/envelopes.mid', [(60, 127), (62, 100), (101, 100), (64, 127)], 1.2, spacing=3)
     subprocess.run([sfizz, '--sfz', f'{work}/envelopes.sfz', '--midi', f'{work}/envelopes.mid', '--wav',
                     f'{work}/envelopes-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
     subprocess.run([polyphon, 'render', f'{work}/envelopes.mid', '-s', f'{work}/envelopes.sfz', '-o',
@@ -172,5 +175,16 @@ def envelopes(sfizz, polyphon, work):
         pitch = f'{cents(wa):+.1f} | {cents(wb) - cents(wa):+.1f}' if level(wa) > -50 else '– | –'
         la, lb = level(window(a, 3 + time)), level(window(b, 3 + time)) - offset
         print(f'| {time:.2f} | {pitch} | {la:.2f} | {lb - la:+.2f} |')
+    # The fourth note: a pitch LFO (5 Hz, ±50 cents, 0.1 s delay, 0.2 s fade) and a volume LFO
+    # (3 Hz, ±3 dB) on the sine, in 10 ms windows; levels against the note's own mean.
+    print('\n| time s | pitchlfo: sfizz cents | Polyphon − sfizz cents | amplfo: sfizz dB | Polyphon − sfizz dB |')
+    print('|---|---|---|---|---|')
+    short = lambda x, start: x[int((9 + start) * RATE):int((9 + start + 0.01) * RATE), 0]
+    mean_a, mean_b = level(a[int(9.1 * RATE):int(10.1 * RATE), 0]), level(b[int(9.1 * RATE):int(10.1 * RATE), 0])
+    for time in [0.05, 0.15, 0.2, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95]:
+        wa, wb = short(a, time), short(b, time)
+        ca, cb = cents(wa), cents(wb)
+        la, lb = level(wa) - mean_a, level(wb) - mean_b
+        print(f'| {time:.2f} | {ca:+.1f} | {cb - ca:+.1f} | {la:+.2f} | {lb - la:+.2f} |')
 
 main()

@@ -128,4 +128,39 @@ import Testing
         let cents = Measure.cents(SFZPlayingTests.frequency(bent, from: 0.1, to: 0.3), 1000)
         #expect(abs(cents - 1200 * 64 / 127) < 1, "pitch_oncc22: \(cents) cents")
     }
+
+    @Test func lfosMovePitchAndVolumeAtTheirRateAndDepth() throws {
+        let bank = try SFZPlayingTests.bank("""
+            <group> sample=tone.wav pitch_keytrack=0
+            <region> lokey=50 hikey=59 pitchlfo_freq=5 pitchlfo_depth=100 pitchlfo_delay=0.2
+            <region> lokey=60 hikey=69 amplfo_freq=4 amplfo_depth=6
+            <region> lokey=70 hikey=79
+            """, files: ["tone.wav": SFZPlayingTests.sine(1000, seconds: 2)])
+        #expect(bank.warnings.isEmpty, "\(bank.warnings)")
+        // Pitch: nothing during the delay, then a sine of ±100 cents at 5 Hz from phase 0 (its
+        // peaks a quarter and three quarters of a cycle, 50 and 150 ms, after the delay).
+        let vibrato = try SFZPlayingTests.play(bank, key: 50, seconds: 0.8)
+        func cents(at t: Double) -> Double {
+            Measure.cents(SFZPlayingTests.frequency(vibrato, from: t - 0.005, to: t + 0.005), 1000)
+        }
+        #expect(abs(Measure.cents(SFZPlayingTests.frequency(vibrato, from: 0.02, to: 0.19), 1000)) < 0.1)
+        for cycle in 0..<2 {
+            let start = 0.2 + Double(cycle) * 0.2
+            #expect(abs(cents(at: start + 0.05) - 100) < 2, "peak: \(cents(at: start + 0.05))")
+            #expect(abs(cents(at: start + 0.15) + 100) < 2, "trough: \(cents(at: start + 0.15))")
+            #expect(abs(cents(at: start + 0.1)) < 8, "crossing: \(cents(at: start + 0.1))")
+        }
+        // Volume: ±6 dB at 4 Hz (peaks at 62.5 and 187.5 ms of each 250 ms cycle).
+        let tremolo = try SFZPlayingTests.play(bank, key: 60, seconds: 0.6)
+        let plain = try SFZPlayingTests.play(bank, key: 70, seconds: 0.6)
+        func gain(at t: Double) -> Double {
+            SFZPlayingTests.level(tremolo, from: t - 0.004, to: t + 0.004)
+                - SFZPlayingTests.level(plain, from: t - 0.004, to: t + 0.004)
+        }
+        for cycle in 0..<2 {
+            let start = Double(cycle) * 0.25
+            #expect(abs(gain(at: start + 0.0625) - 6) < 0.15, "peak: \(gain(at: start + 0.0625)) dB")
+            #expect(abs(gain(at: start + 0.1875) + 6) < 0.15, "trough: \(gain(at: start + 0.1875)) dB")
+        }
+    }
 }

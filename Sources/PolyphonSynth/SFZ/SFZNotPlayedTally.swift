@@ -42,8 +42,16 @@ struct SFZNotPlayedTally {
         }
         if region.filters.count > 1 { note("second filters (fil2_type, cutoff2 …)", region) }
         if !region.equalizers.isEmpty { note("equalisers (eqN_*)", region) }
-        if region.amplitudeLFO != nil || region.pitchLFO != nil || region.filterLFO != nil || !region.lfos.isEmpty {
-            note("LFOs", region)
+        if !region.lfos.isEmpty { note("LFOs v2 (lfoN_*)", region) }
+        if region.filterLFO != nil && SFZZoneMapping.filterShape(region) == nil {
+            note("fillfo_* without a filter the voice plays", region)
+        }
+        for lfo in [region.amplitudeLFO, region.pitchLFO, region.filterLFO].compactMap({ $0 }) {
+            if SFZZoneMapping.lfoShape(lfo) == nil { note("LFO wave 12 (sample and hold)", region) }
+            if !lfo.frequency.controllers.isEmpty || !lfo.depth.controllers.isEmpty || lfo.depthByChannelPressure != 0
+                || lfo.depthByKeyPressure != 0 || lfo.frequencyByChannelPressure != 0 || lfo.frequencyByKeyPressure != 0 {
+                note("*lfo_freq/depth_onccN and aftertouch LFO modifiers", region)
+            }
         }
         if region.filterEnvelope != nil && SFZZoneMapping.filterShape(region) == nil {
             note("fileg_* without a filter the voice plays", region)

@@ -10,7 +10,7 @@ import PolyphonSoundFontCore
 /// sfizz's arithmetic. What SF2 cannot express travels beside the zone as a `VoiceShaping`,
 /// played with sfizz's designs: the filter (`fil_type` low-, high-, band-pass and band-reject
 /// of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack`) and the `pitcheg_*`
-/// and `fileg_*` envelopes; `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and
+/// and `fileg_*` envelopes, the v1 LFOs `amplfo_*`, `pitchlfo_*` and `fillfo_*`; `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and
 /// `resonance_onccN` become SF2 modulators. What it cannot play yet is listed in ``warnings`` (one line per kind, with
 /// how many regions it concerns); regions that depend on state it does not follow (round robin,
 /// random layers, keyswitches, controller ranges) play as at the start of a performance, and

@@ -2,13 +2,23 @@ import PolyphonSFZCore
 import PolyphonSoundFontCore
 
 extension SFZZoneMapping {
-    /// What the region plays beyond SF2: its first filter, `pitcheg` and `fileg` (the filter
-    /// envelope only with a filter to move, as in sfizz); nil when none of them.
+    /// What the region plays beyond SF2: its first filter, `pitcheg` and `fileg`, `amplfo`,
+    /// `pitchlfo` and `fillfo` (the filter's only with a filter to move, as in sfizz); nil when
+    /// none of them.
     static func shaping(_ region: SFZRegion) -> VoiceShaping? {
         let filter = filterShape(region)
         let shaping = VoiceShaping(filter: filter, pitchEnvelope: region.pitchEnvelope.map(envelopeShape),
-                                   filterEnvelope: filter == nil ? nil : region.filterEnvelope.map(envelopeShape))
+                                   filterEnvelope: filter == nil ? nil : region.filterEnvelope.map(envelopeShape),
+                                   volumeLFO: region.amplitudeLFO.flatMap(lfoShape),
+                                   pitchLFO: region.pitchLFO.flatMap(lfoShape),
+                                   filterLFO: filter == nil ? nil : region.filterLFO.flatMap(lfoShape))
         return shaping.isEmpty ? nil : shaping
+    }
+
+    /// An SFZ v1 LFO in the voice's terms; nil for sample-and-hold, which the voice lacks.
+    static func lfoShape(_ lfo: SFZLegacyLFO) -> LFOShape? {
+        guard let wave = LFOShape.Wave(rawValue: UInt8(clamping: lfo.wave.rawValue)) else { return nil }
+        return LFOShape(wave, frequency: lfo.frequency.value, depth: lfo.depth.value, delay: lfo.delay, fade: lfo.fade)
     }
 
     /// An SFZ envelope (`pitcheg_*`, `fileg_*`) in the voice's terms: percents as 0…1.

@@ -99,7 +99,7 @@ extension Voice {
             && target * min(loopPeak, 1) >= Voice.noiseFloor
             && !sound.usesModulationLFO && sound.vibLfoToPitch == 0 && sound.portamentoStep == 0
             && (!sound.usesModulationEnvelope || modulationEnvelope.isSteady)
-            && (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady)
+            && (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
             && (!sound.filterActive || filterHoldsStill(sharing: sharing, context: context))
         steadiness.judgedSharing = sharing
         steadiness.judgedMember = membership.inSharedFilter

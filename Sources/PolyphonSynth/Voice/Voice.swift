@@ -78,6 +78,8 @@ struct Voice {
     var shapedFilter = ShapedFilter()
     /// Envelopes of sfizz's shape on the pitch and that filter's cutoff (``ShapedEnvelopes``).
     var shapedEnvelopes = ShapedEnvelopes()
+    /// LFOs of sfizz's on the volume, pitch and that filter's cutoff (``ShapedLFOs``).
+    var shapedLFOs = ShapedLFOs()
     var ramp = GainRamp()
 
     /// The parameters the SF2 rules derive from generators, modulators and the channel.
@@ -112,6 +114,7 @@ struct Voice {
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
         shapedFilter.start(region.shaping?.filter, key: k, velocity: vel)
         shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
+        shapedLFOs.start(region.shaping, rate: context.outputRate)
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -226,6 +229,7 @@ struct Voice {
             if sound.filterActive { control.filterHeldFrames += elapsed }
             sound.advancePortamento(elapsed)
             if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
+            if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         }
         modulationEnvelope.advance(control.modEnvPending + elapsed)
         control.modEnvPending = 0
@@ -296,17 +300,18 @@ struct Voice {
         let period = Voice.controlPeriod
         control.framesLeftInPeriod = period
         let (modLfo, modEnv, vibLfo) = modulatorsNow()
-        // sfizz-shaped envelopes where the period ends, like the SF2 modulators.
+        // sfizz-shaped envelopes and LFOs where the period ends, like the SF2 modulators.
         let shaped = shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
-        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, extraCents: shaped.pitch,
+        let lfos = shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
+        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, extraCents: shaped.pitch + lfos.pitch,
                                   wholeCents: context.wholeCentPitch)
         if shapedFilter.isActive {
-            aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff, context: context)
+            aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff, context: context)
         }
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
         // Gain at the end of the period, reached by a linear ramp.
-        let target = gainAtEndOfPeriod(continued: continued, context: context)
+        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume, context: context)
         let now = ramp.current
         return ControlPoint(pitchStep: pitchStep, filter: filter, gainTarget: target,
                             gain: GainRamp(start: now, step: (target - now) / Float(period), index: 0))
@@ -353,6 +358,7 @@ struct Voice {
         control.vibLfoPending += elapsed
         sound.advancePortamento(elapsed)
         if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
+        if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         return continued
     }
 
@@ -453,7 +459,7 @@ struct Voice {
     /// times attenuation, soft pedal and LFO. Marks the voice to end after the period when the
     /// envelope finishes there, or when past its attack neither end of the ramp can be heard.
     @inline(__always)
-    private mutating func gainAtEndOfPeriod(continued: Bool, context: RenderContext) -> Float {
+    private mutating func gainAtEndOfPeriod(continued: Bool, extraDecibels: Float, context: RenderContext) -> Float {
         let period = Voice.controlPeriod
         var env = volumeEnvelope
         env.advance(period)
@@ -469,7 +475,8 @@ struct Voice {
             control.endsAfterPeriod = true
             return 0
         }
-        let cb = sound.attenuation + sound.softPedalCentibels - lfoAtEnd * sound.modLfoToVolume
+        // `extraDecibels` (the shaped volume LFO) is 0 for SF2 voices, which subtracting leaves exact.
+        let cb = sound.attenuation + sound.softPedalCentibels - lfoAtEnd * sound.modLfoToVolume - extraDecibels * 10
         let target: Float
         if env.stage == .sustain && volumeEnvelope.stage == .sustain && cb == control.lastCentibels {
             target = control.lastTarget  // a held note at a steady level: nothing to recompute
