@@ -13,6 +13,11 @@
 //       previous synthesizer, new ones start on the new one, and the channels' settings
 //       (programs, controllers, bend, SysEx) carry over.
 //   { type: "soundFont", bytes } — the same with one bank.
+//   { type: "image", image } — the same with a synthesizer another thread built (a Worker: the
+//       banks are read and merged there, not on the audio thread): `PolyphonSynth.image()` of it,
+//       its memory transferred, copied into a new instance 1 MB a quantum while
+//       the current synthesizer plays on; it plays once whole. A spare fresh synthesizer is then
+//       made from it the same way, so a fresh reset takes over that one without copying.
 //   { type: "midi", bytes, time = 0, record = false }
 //   { type: "reset", fresh = false } — silence and defaults; pending messages are dropped. With
 //       `fresh`, a new synthesizer for the same banks replaces the old one, effect tails and all:
@@ -25,8 +30,9 @@
 //   { type: "file", events: [[frame, ...bytes], …], endFrame } — a MIDI file's events (frames at
 //       this context's rate, in the order to send) and its end, to play on the audio clock
 //       (MIDIFilePlayer).
-//   { type: "filePlay", at? } — plays it from its position (from audio frame `at`, if given and
-//       not past, so that it starts together with messages scheduled for then); after loading, a seek or a stop it starts
+//   { type: "filePlay", at? } — plays it from its position (from audio frame `at`, if given, so
+//       that it starts together with messages scheduled for then; an `at` already past joins the
+//       song where it would be by now); after loading, a seek or a stop it starts
 //       on a fresh synthesizer with the song's state chased, so it sounds exactly as a render
 //       from there. Answered { type: "filePlaying", frame, position }: the audio frame the song's
 //       frame `position` plays on.
@@ -36,10 +42,12 @@
 //       (song frames; start null: no loop).
 //       Each is answered { type: "fileState", playing, position }; the end of the song
 //       { type: "fileEnded", frame }.
-// It answers { type: "ready", sampleRate, frame, loadMs } once a bank is playing (loadMs: the time
-// the audio thread spent reading and merging the banks) (or { type: "error",
-// message }), and about ten times a second { type: "status", voices, load, frame } — load being
-// the share of the quantum's time spent rendering, and `file`: { playing, position } while a
+// It answers { type: "ready", sampleRate, frame, loadMs, merges, longestCopyMs } once a bank is
+// playing (loadMs: the time the audio thread spent making the synthesizer; merges: how many times
+// it read and merged banks itself; longestCopyMs: the longest one quantum spent copying an image) (or { type: "error",
+// message }), and about ten times a second { type: "status", voices, load, frame, busyMs,
+// busyFrames } — load being the share of the quantum's time spent rendering (smoothed), busyMs
+// the time spent in process() since the start and busyFrames the frames it made — and `file`: { playing, position } while a
 // MIDI file is loaded.
 import { PolyphonSynth } from "./polyphon.js";
 import { MIDIFilePlayer } from "./polyphon-midi-player.js";
@@ -60,6 +68,8 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.mixLeft = new Float32Array(128);
     this.mixRight = new Float32Array(128);
     this.load = 0;
+    this.busyMs = 0;  // time spent in process() so far, and the frames it made
+    this.busyFrames = 0;
     this.lastStatus = 0;
     this.log = null;
     this.captures = [];
@@ -69,6 +79,12 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     this.channels = Array.from({ length: 16 }, () => ({ controllers: new Map(), program: null, bend: null }));
     this.sysex = [];  // the latest SysEx messages, replayed to a new synthesizer
     this.file = null;  // a MIDIFilePlayer
+    this.image = null;  // the image of a fresh synthesizer for the banks playing, when given one
+    this.spare = null;  // a fresh synthesizer made from it, for the next fresh reset
+    this.copies = [];  // synthesizers being made from images, a slice a quantum
+    this.copyPerQuantum = 1 << 20;
+    this.longestCopyMs = 0;  // the longest one quantum spent copying
+    this.merges = 0;  // banks read and merged on this thread
     this.fileStarting = false;
     this.fileStartAt = null;
     this.fileNeedsChase = false;
@@ -88,6 +104,9 @@ class PolyphonProcessor extends AudioWorkletProcessor {
           break;
         case "soundFont":
           await this.replace([message.bytes], this.options);
+          break;
+        case "image":
+          this.adopt(message.image);
           break;
         case "soundFonts":
           this.options = { reverb: message.reverb ?? this.options.reverb, chorus: message.chorus ?? this.options.chorus };
@@ -184,13 +203,25 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     }
   }
 
-  /** Silence and defaults; `fresh`: a new synthesizer for the same banks, effect tails and all. */
+  /** Silence and defaults; `fresh`: a new synthesizer for the same banks, effect tails and all
+   *  (from the image of the banks when there is one: no bank read again). */
   async reset(fresh = false) {
     for (const old of this.draining) old.synth.dispose();
     this.draining.length = 0;
     if (fresh && this.synth) {
-      const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...this.options });
-      synth.loadSoundFonts(this.banks);
+      let synth;
+      if (this.spare) {
+        // Made beforehand, a slice a quantum: nothing to copy now.
+        synth = this.spare;
+        this.spare = null;
+        this.prepareSpare();
+      } else if (this.image) {
+        synth = PolyphonSynth.fromImage({ module: this.module, sampleRate, image: this.image });
+      } else {
+        synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...this.options });
+        synth.loadSoundFonts(this.banks);
+        this.merges++;
+      }
       this.synth.dispose();
       this.synth = synth;
     } else {
@@ -226,6 +257,10 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     if (this.fileStartAt !== null) {
       if (this.fileStartAt >= start + frames) return;
       skip = Math.max(0, this.fileStartAt - start);
+      // A start already past joins the song where it would be by now, its state chased, so
+      // that it stays on the frames the caller counts from.
+      const late = start - this.fileStartAt;
+      if (late > 0) for (const bytes of file.seek(file.position + late * file.rate)) this.dispatch(bytes, 0);
       this.fileStartAt = null;
     }
     if (this.fileStarting) {
@@ -247,13 +282,67 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     }
   }
 
-  /** A new synthesizer for `list`; the current one drains. */
+  /** A new synthesizer for `list`, its banks read and merged here; the current one drains. */
   async replace(list, options) {
     const synth = await PolyphonSynth.create({ module: this.module, sampleRate, ...options });
     const began = clock();
     synth.loadSoundFonts(list);
-    const loadMs = clock() - began;
+    this.merges++;
+    this.dropImage();
     this.banks = list;
+    this.install(synth, clock() - began);
+  }
+
+  /** A new synthesizer from an image another thread built (PolyphonSynth.image), copied a
+   *  slice a quantum (`copyPerQuantum` bytes) instead of reading and merging banks here; then
+   *  it plays and the current one drains. A later image supersedes one still being copied. */
+  adopt(image) {
+    this.dropImage();
+    this.image = image;
+    this.banks = null;
+    this.copyJob(image, (synth, spentMs) => { this.install(synth, spentMs); this.prepareSpare(); });
+  }
+
+  /** Starts copying a synthesizer from `image`; `done(synth, ms spent on this thread)` once whole. */
+  copyJob(image, done) {
+    const began = clock();
+    const copy = PolyphonSynth.imageCopy({ module: this.module, sampleRate, image });
+    this.copies.push({ copy, done, spentMs: clock() - began });
+  }
+
+  /** Forgets the image, the spare made from it and the synthesizers still being copied. */
+  dropImage() {
+    this.copies = [];
+    this.spare?.dispose();
+    this.spare = null;
+    this.image = null;
+  }
+
+  /** A fresh synthesizer for the banks playing, made from their image in the background, so a
+   *  fresh reset need not copy anything. */
+  prepareSpare() {
+    if (!this.image || this.spare) return;
+    this.copyJob(this.image, (synth) => { this.spare = synth; });
+  }
+
+  /** Copies this quantum's share of the images being made into synthesizers. */
+  advanceCopies() {
+    let budget = this.copyPerQuantum;
+    while (this.copies.length && budget > 0) {
+      const job = this.copies[0];
+      const began = clock();
+      budget -= job.copy.step(budget);
+      const spent = clock() - began;
+      job.spentMs += spent;
+      this.longestCopyMs = Math.max(this.longestCopyMs, spent);
+      if (!job.copy.done) break;
+      this.copies.shift();
+      job.done(job.copy.synth, job.spentMs);
+    }
+  }
+
+  /** Makes `synth` the one that plays, set up as the channels are; the current one drains. */
+  install(synth, loadMs) {
     if (this.synth) {
       this.draining.push({ synth: this.synth, quiet: 0 });
       this.synth = synth;
@@ -266,7 +355,8 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     } else {
       this.synth = synth;
     }
-    this.port.postMessage({ type: "ready", sampleRate, frame: currentFrame, loadMs });
+    this.port.postMessage({ type: "ready", sampleRate, frame: currentFrame, loadMs, merges: this.merges,
+                            longestCopyMs: this.longestCopyMs });
   }
 
   /** Remembers what a new synthesizer must be told to sound the same. */
@@ -291,6 +381,7 @@ class PolyphonProcessor extends AudioWorkletProcessor {
   process(inputs, outputs) {
     const output = outputs[0];
     const left = output[0], right = output[1] ?? output[0];
+    if (this.copies.length) this.advanceCopies();
     if (!this.synth) return true;
     const frames = left.length, start = currentFrame;
     if (this.left.length !== frames) {
@@ -324,12 +415,14 @@ class PolyphonProcessor extends AudioWorkletProcessor {
     if (output[1]) right.set(this.mixRight);
     this.captureBlock(start, frames);
     const spent = clock() - began;
+    this.busyMs += spent;
+    this.busyFrames += frames;
     this.load = 0.9 * this.load + 0.1 * (spent / (1000 * frames / sampleRate));
     if (currentTime - this.lastStatus > 0.1) {
       this.lastStatus = currentTime;
       let voices = this.synth.activeVoices;
       for (const old of this.draining) voices += old.synth.activeVoices;
-      this.port.postMessage({ type: "status", voices, load: this.load, frame: start,
+      this.port.postMessage({ type: "status", voices, load: this.load, frame: start, busyMs: this.busyMs, busyFrames: this.busyFrames,
                               file: this.file ? { playing: this.file.playing, position: this.file.position } : null });
     }
     return true;

@@ -7,6 +7,7 @@
 //   synth.send([0x90, 60, 100], 0);           // one MIDI message, at a frame of the next render
 //   synth.render(left, right);                // fills two equal-length Float32Arrays
 //   synth.activeVoices; synth.reset(); synth.dispose();
+//   const copy = PolyphonSynth.fromImage({ module, sampleRate, image: synth.image() });  // no bank read again
 //
 //   const song = await readMIDIFile({ module, bytes, name: "song.mid" });   // the module's MIDI reader
 //
@@ -21,7 +22,59 @@ export class PolyphonSynth {
     return new PolyphonSynth(instance.exports, sampleRate, (reverb ? 0 : 1) | (chorus ? 0 : 2));
   }
 
-  constructor(exports, sampleRate, options = 0) {
+  /**
+   * A synthesizer made from an image (`image()` of another, made with the same module): a new
+   * instance of `module` whose memory is the image's — a copy, no bank read or merged — so a
+   * thread that must not stall (an AudioWorklet's) takes over a synthesizer another thread
+   * built. The image stays usable for more. `imageCopy` makes it a slice at a time.
+   * @param {{module: WebAssembly.Module, sampleRate: number, image: {memory: ArrayBuffer, handle: number, message: number, options: number}}} options
+   */
+  static fromImage(options) {
+    const copy = PolyphonSynth.imageCopy(options);
+    copy.step(Infinity);
+    return copy.synth;
+  }
+
+  /**
+   * `fromImage` a slice at a time: `copy.step(bytes)` copies up to `bytes` more of the image and
+   * answers how many it copied; once `copy.done`, `copy.synth` plays. The instance is made now.
+   */
+  static imageCopy({ module, sampleRate, image }) {
+    const exports = new WebAssembly.Instance(module, {}).exports;
+    const memory = exports.memory;
+    const source = new Uint8Array(image.memory), total = source.length;
+    let copied = 0;
+    const copy = {
+      done: false, synth: null,
+      step(bytes) {
+        const count = Math.min(total - copied, bytes);
+        // Memory grows with the copy, so no one step commits the whole of it.
+        const short = copied + count - memory.buffer.byteLength;
+        if (short > 0) memory.grow(Math.ceil(short / 65536));
+        new Uint8Array(memory.buffer, copied, count).set(source.subarray(copied, copied + count));
+        copied += count;
+        if (copied === total && !copy.done) {
+          copy.done = true;
+          copy.synth = new PolyphonSynth(exports, sampleRate, image.options, image.message);
+          copy.synth.handle = image.handle;
+        }
+        return count;
+      },
+    };
+    return copy;
+  }
+
+  /**
+   * This synthesizer's whole state as an image for `fromImage`: its module instance's memory
+   * (the bank, the voices, every setting) copied, and its handle. The module keeps nothing else
+   * between calls (its only mutable global, the stack pointer, is back at its start).
+   */
+  image() {
+    this.#requireBank();
+    return { memory: this.exports.memory.buffer.slice(0), handle: this.handle, message: this.message, options: this.options };
+  }
+
+  constructor(exports, sampleRate, options = 0, message = exports.polyphon_alloc(256)) {
     this.exports = exports;
     this.sampleRate = sampleRate;
     this.options = options;
@@ -29,7 +82,7 @@ export class PolyphonSynth {
     this.frames = 0;
     this.left = 0;
     this.right = 0;
-    this.message = exports.polyphon_alloc(256);
+    this.message = message;
   }
 
   /** Plays `bytes`, a SoundFont 2 bank, from now on (the previous bank is freed). */

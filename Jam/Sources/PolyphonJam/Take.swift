@@ -12,7 +12,32 @@ import PolyphonMIDI
 ///       "layers": [ { "name": "Acoustic Grand Piano", "events": [[0, 192, 0], [9600, 144, 60, 100], …] } ] }
 ///
 /// where each event is `[frame, status, data…]` (a SysEx message is `[frame, 240, …, 247]`).
+/// A song exported as it plays on the page also carries the song's ``TempoMap``, so the
+/// exported file keeps its tempo changes and meters, and its notes (and a layer played along)
+/// their bars and beats.
 struct Take: Codable, Sendable, Equatable {
+    /// A MIDI file's tempo changes on the take's frames, and its meters: what puts the take's
+    /// frames on the song's ticks.
+    struct TempoMap: Codable, Sendable, Equatable {
+        struct Tempo: Codable, Sendable, Equatable {
+            /// The take's frame the tempo starts on, and the song's tick there.
+            var frame: Int64
+            var tick: Int
+            /// As played: the song's tempo divided by the page's tempo factor.
+            var microsecondsPerQuarterNote: Double
+        }
+        struct Meter: Codable, Sendable, Equatable {
+            var tick: Int
+            var numerator: Int
+            /// A power of two: 4 for quarter-note beats.
+            var denominator: Int
+        }
+        var ticksPerQuarterNote: Int
+        /// In order; the first on frame 0 and tick 0.
+        var tempos: [Tempo]
+        var meters: [Meter] = []
+    }
+
     struct Layer: Codable, Sendable, Equatable {
         /// Shown as the MIDI track's name: the instrument, usually.
         var name: String
@@ -28,6 +53,9 @@ struct Take: Codable, Sendable, Equatable {
     var reverb: Bool = true
     var chorus: Bool = true
     var layers: [Layer]
+    /// The song's tempo map, when the take is a song as the page plays it; else the file's tempo
+    /// is ``tempo``.
+    var tempoMap: TempoMap?
 
     init(sampleRate: Double, tempo: Double = 120, beatsPerBar: Int = 4, reverb: Bool = true, chorus: Bool = true,
          layers: [Layer]) {
@@ -48,6 +76,7 @@ struct Take: Codable, Sendable, Equatable {
         reverb = try c.decodeIfPresent(Bool.self, forKey: .reverb) ?? true
         chorus = try c.decodeIfPresent(Bool.self, forKey: .chorus) ?? true
         layers = try c.decode([Layer].self, forKey: .layers)
+        tempoMap = try c.decodeIfPresent(TempoMap.self, forKey: .tempoMap)
     }
 
     /// A take checked against `limits`: every event a single MIDI message on a frame inside the
@@ -88,6 +117,7 @@ struct Take: Codable, Sendable, Equatable {
         guard tempo >= 20, tempo <= 400 else { throw Invalid(description: "tempo \(tempo) is outside 20–400 bpm") }
         guard (1...32).contains(beatsPerBar) else { throw Invalid(description: "beatsPerBar \(beatsPerBar) is outside 1–32") }
         guard !layers.isEmpty else { throw Invalid(description: "the take has no layers") }
+        if let tempoMap { try tempoMap.check(limits: limits, lastFrame: Int64(limits.maxSeconds * sampleRate)) }
         guard layers.count <= limits.maxLayers else {
             throw Invalid(description: "\(layers.count) layers; at most \(limits.maxLayers)")
         }
@@ -120,5 +150,41 @@ struct Take: Codable, Sendable, Equatable {
             }
         }
         return events
+    }
+}
+
+extension Take.TempoMap {
+    /// Throws ``Take/Invalid`` naming the first entry that no MIDI file could hold.
+    func check(limits: JamLimits, lastFrame: Int64) throws(Take.Invalid) {
+        func invalid(_ text: String) -> Take.Invalid { Take.Invalid(description: "tempoMap: \(text)") }
+        guard (1...32_767).contains(ticksPerQuarterNote) else { throw invalid("ticksPerQuarterNote \(ticksPerQuarterNote) is outside 1–32767") }
+        guard tempos.count + meters.count <= limits.maxEvents else { throw invalid("more than \(limits.maxEvents) entries") }
+        guard let first = tempos.first, first.frame == 0, first.tick == 0 else { throw invalid("the first tempo starts on frame 0, tick 0") }
+        for (i, (earlier, tempo)) in zip([first] + tempos, tempos).enumerated() {
+            guard tempo.frame >= earlier.frame, tempo.frame <= lastFrame, tempo.tick >= earlier.tick, tempo.tick <= Int(Int32.max) else {
+                throw invalid("tempo \(i + 1) is not after the one before it, or outside the take")
+            }
+            guard tempo.microsecondsPerQuarterNote >= 1, tempo.microsecondsPerQuarterNote <= 16_777_215 else {
+                throw invalid("tempo \(i + 1): \(tempo.microsecondsPerQuarterNote) µs per quarter note is outside 1–16777215")
+            }
+        }
+        for (i, (earlier, meter)) in zip([meters.first].compactMap { $0 } + meters, meters).enumerated() {
+            guard meter.tick >= earlier.tick, meter.tick <= Int(Int32.max), (1...255).contains(meter.numerator),
+                  meter.denominator > 0, meter.denominator <= 128, meter.denominator & (meter.denominator - 1) == 0 else {
+                throw invalid("meter \(i + 1) is out of order or not n/2^k")
+            }
+        }
+    }
+
+    /// The song's tick for the take's `frame`: through the tempo the frame falls in.
+    func tick(_ frame: Int64, sampleRate: Double) -> Int {
+        var low = 0, high = tempos.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if tempos[middle].frame <= frame { low = middle } else { high = middle }
+        }
+        let tempo = tempos[low]
+        let quarters = Double(frame - tempo.frame) / sampleRate * 1_000_000 / tempo.microsecondsPerQuarterNote
+        return tempo.tick + Int((quarters * Double(ticksPerQuarterNote)).rounded())
     }
 }

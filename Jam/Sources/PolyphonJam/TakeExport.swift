@@ -11,16 +11,29 @@ enum TakeExport {
     static let ticksPerQuarterNote = 960
 
     /// A type 1 file: a conductor track (tempo, time signature, the take's name) and one track
-    /// per layer named after it, every message on the tick nearest its frame.
+    /// per layer named after it, every message on the tick nearest its frame — through the song's
+    /// tempo map and at its resolution when the take has one, else at the take's tempo.
     static func midiFile(_ take: Take, events: [Take.Event]) -> MIDIFile {
-        let ticksPerSecond = Double(ticksPerQuarterNote) * take.tempo / 60
-        func tick(_ frame: Int64) -> Int { Int((Double(frame) / take.sampleRate * ticksPerSecond).rounded()) }
-        let conductor = MIDITrack(events: [
-            MIDIEvent(tick: 0, message: .meta(.text(.trackName, MIDIText("Polyphon jam")))),
-            MIDIEvent(tick: 0, message: .meta(.tempo(microsecondsPerQuarterNote: UInt32((60_000_000 / take.tempo).rounded())))),
-            MIDIEvent(tick: 0, message: .meta(.timeSignature(TimeSignature(numerator: UInt8(take.beatsPerBar), denominatorExponent: 2)))),
-            MIDIEvent(tick: 0, message: .meta(.endOfTrack)),
-        ])
+        let tpq = take.tempoMap?.ticksPerQuarterNote ?? ticksPerQuarterNote
+        let ticksPerSecond = Double(tpq) * take.tempo / 60
+        func tick(_ frame: Int64) -> Int {
+            take.tempoMap?.tick(frame, sampleRate: take.sampleRate) ?? Int((Double(frame) / take.sampleRate * ticksPerSecond).rounded())
+        }
+        func tempo(_ microseconds: Double) -> MIDIMessage {
+            .meta(.tempo(microsecondsPerQuarterNote: UInt32(max(1, min(16_777_215, microseconds.rounded())))))
+        }
+        func meter(_ numerator: Int, _ denominator: Int) -> MIDIMessage {
+            .meta(.timeSignature(TimeSignature(numerator: UInt8(numerator), denominatorExponent: UInt8(denominator.trailingZeroBitCount))))
+        }
+        var conductorEvents = [MIDIEvent(tick: 0, message: .meta(.text(.trackName, MIDIText("Polyphon jam"))))]
+        if let map = take.tempoMap {
+            conductorEvents += map.tempos.map { MIDIEvent(tick: $0.tick, message: tempo($0.microsecondsPerQuarterNote)) }
+            conductorEvents += map.meters.map { MIDIEvent(tick: $0.tick, message: meter($0.numerator, $0.denominator)) }
+            conductorEvents = conductorEvents.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element)
+        } else {
+            conductorEvents += [MIDIEvent(tick: 0, message: tempo(60_000_000 / take.tempo)), MIDIEvent(tick: 0, message: meter(take.beatsPerBar, 4))]
+        }
+        let conductor = MIDITrack(events: conductorEvents + [MIDIEvent(tick: conductorEvents.last?.tick ?? 0, message: .meta(.endOfTrack))])
         var tracks = [conductor]
         for (l, layer) in take.layers.enumerated() {
             var track = [MIDIEvent(tick: 0, message: .meta(.text(.trackName, MIDIText(layer.name)))),
@@ -31,7 +44,7 @@ enum TakeExport {
             track.append(MIDIEvent(tick: track.last?.tick ?? 0, message: .meta(.endOfTrack)))
             tracks.append(MIDITrack(events: track))
         }
-        return MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(UInt16(ticksPerQuarterNote)), tracks: tracks)
+        return MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(UInt16(tpq)), tracks: tracks)
     }
 
     /// The render settings that make a native render hear what the page heard: the page's rate

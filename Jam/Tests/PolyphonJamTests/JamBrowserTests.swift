@@ -184,11 +184,28 @@ import PolyphonWebKit
         #expect(Measure.db(Measure.rms(playback.left[...])) > -50)
         #expect(Measure.db(Double(worst)) < -120)
 
-        // Newly chosen instruments load (how fast is a benchmark figure, printed here and given
+        // Newly chosen instruments load while the take plays (how fast is a benchmark figure, printed here and given
         // in the README for a release build; this only guards against a switch that hangs).
         let switches = try #require(result["instrumentSwitchMs"] as? [String: Double])
         print("jam instrument switch (ms, preset not fetched before): \(switches.sorted { $0.key < $1.key })")
-        #expect(switches.count == 6 && switches.values.allSatisfy { $0 < 60_000 })
+        #expect(switches.count == 11 && switches.values.allSatisfy { $0 < 60_000 })
+        // The banks were read and merged off the audio thread (a Worker), even with a take playing:
+        // the audio thread only copied the synthesizer built.
+        #expect(switches["audioThreadMerges"] == 0)
+
+        // Recording runs from the click: a key played at once, while the new instrument still
+        // loads, is in the layer (at its start), before the one played once all was set up.
+        let early = try #require(result["earlyLayer"] as? [String: Any])
+        let earlyNotes = (early["events"] as? [[Int]] ?? []).filter { $0[1] & 0xF0 == 0x90 && $0[3] > 0 }
+        print("jam keys played right after Record: \(earlyNotes.map { "key \($0[2]) at frame \($0[0])" })")
+        #expect(earlyNotes.map { $0[2] } == [76, 79] && earlyNotes[0][0] < earlyNotes[1][0])
+        #expect((early["events"] as? [[Int]] ?? []).contains { $0[1] & 0xF0 == 0xC0 && $0[2] == 11 }, "the layer's instrument")
+
+        // On a phone held sideways the keyboard keeps a playable height and its key labels.
+        let phone = try #require(result["phoneKeyboard"] as? [String: Double])
+        print("jam keyboard at 844 × 390: \(phone)")
+        #expect((phone["height"] ?? 0) >= 150 && (phone["bottom"] ?? .infinity) <= 390.5)
+        #expect((phone["labels"] ?? 0) >= 12)
 
         // The take survives a reload; the screenshots have the sizes asked for.
         #expect(result["layersAfterReload"] as? Int == 2)

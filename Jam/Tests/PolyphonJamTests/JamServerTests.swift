@@ -172,6 +172,42 @@ import PolyphonTestSupport
         }
     }
 
+    /// A song's take carries its tempo map: the file keeps the song's resolution, tempo changes
+    /// and meters, and each event lands on the tick its frame has under them — here 120 bpm, then
+    /// 60 bpm from beat 2 (frame 22 050), in 3/4; a tempo map no file could hold is refused.
+    @Test func exportedMIDIFileKeepsTheSongsTempoMap() async throws {
+        var song = Self.take
+        song.tempoMap = .init(ticksPerQuarterNote: 96,
+                              tempos: [.init(frame: 0, tick: 0, microsecondsPerQuarterNote: 500_000),
+                                       .init(frame: 22_050, tick: 96, microsecondsPerQuarterNote: 1_000_000)],
+                              meters: [.init(tick: 0, numerator: 3, denominator: 4)])
+        var bad = song
+        bad.tempoMap?.tempos[1].frame = -5
+        let (take, refused) = (song, bad)
+        try await Self.withServer { client, _ in
+            try await client.execute(uri: "/api/export/midi", method: .post, body: try Self.body(take)) { response in
+                #expect(response.status == .ok)
+                let file = try MIDIFile(bytes: Array(buffer: response.body), name: "song.mid")
+                #expect(file.ticksPerQuarterNote == 96)
+                let meta = file.timedEvents().compactMap { e -> String? in
+                    switch e.message {
+                    case .meta(.tempo(let t)): return "\(e.tick) tempo \(t)"
+                    case .meta(.timeSignature(let s)): return "\(e.tick) meter \(s.numerator)/\(1 << s.denominatorExponent)"
+                    default: return nil
+                    }
+                }
+                #expect(meta == ["0 tempo 500000", "0 meter 3/4", "96 tempo 1000000"])
+                // Frame 441 (10 ms at 120 bpm: 1.92 ticks), 30 000 (96 + 0.18 s at 60 bpm), 60 000 (96 + 0.86 s).
+                let notes = file.timedEvents().filter { $0.trackIndex == 1 && ($0.message.isNoteOn || $0.message.isNoteOff) }.map(\.tick)
+                #expect(notes == [2, 113, 144, 179])
+            }
+            try await client.execute(uri: "/api/export/midi", method: .post, body: try Self.body(refused)) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("tempoMap: tempo 2"))
+            }
+        }
+    }
+
     /// The exported audio is the native engine's render of the events on their frames: here
     /// played again by hand through a synthesizer, 128 frames at a time as a worklet does.
     @Test func exportedAudioEqualsANativeRenderOfTheTake() async throws {

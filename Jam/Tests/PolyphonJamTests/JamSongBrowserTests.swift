@@ -70,6 +70,26 @@ extension JamBrowserTests {
                         tracks: [conductor, track("Piano", pianoState, piano), track("Bass", bassState, bass), track("Drums", [], kit)])
     }
 
+    /// A `.kar` karaoke file: "@" header text events, then one text event per syllable, a
+    /// syllable starting with "\\" starting a paragraph and "/" a line — two lines, "Twinkle
+    /// twinkle" and "Little star", a syllable every half second (120 bpm), each on a melody note.
+    static func karaoke() -> MIDIFile {
+        let syllables = ["\\Twin", "kle ", "twin", "kle", "/Lit", "tle ", "star"]
+        var words = [MIDIEvent(tick: 0, message: .meta(.text(.text, MIDIText("@KMIDI KARAOKE FILE")))),
+                     MIDIEvent(tick: 0, message: .meta(.text(.text, MIDIText("@TTwinkle"))))]
+        var melody: [MIDIEvent] = []
+        for (i, syllable) in syllables.enumerated() {
+            words.append(MIDIEvent(tick: 240 + 480 * i, message: .meta(.text(.text, MIDIText(syllable)))))
+            let key = UInt8([60, 60, 67, 67, 69, 69, 67][i])
+            melody += [MIDIEvent(tick: 240 + 480 * i, message: .noteOn(channel: 0, note: key, velocity: 90)),
+                       MIDIEvent(tick: 240 + 480 * i + 400, message: .noteOff(channel: 0, note: key, velocity: 0))]
+        }
+        let end = MIDIEvent(tick: 480 * 8, message: .meta(.endOfTrack))
+        return MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(480),
+                        tracks: [MIDITrack(events: [MIDIEvent(tick: 0, message: .meta(.tempo(microsecondsPerQuarterNote: 500_000)))] + [end]),
+                                 MIDITrack(events: words + [end]), MIDITrack(events: melody + [end])])
+    }
+
     /// `file` played from its start to tick `end`, then once more from tick `start` to `end`: the
     /// section's events copied after it, with `chase[track]` (the state the song had set before
     /// `start`) at the jump.
@@ -109,7 +129,8 @@ extension JamBrowserTests {
         try await Self.withFolder { out in
             let song = Self.song()
             try Data(song.serialized()).write(to: URL(fileURLWithPath: out + "/song.mid"))
-            let plan: [String: Double] = ["seconds": 11, "seekSeconds": 8]
+            try Data(Self.karaoke().serialized()).write(to: URL(fileURLWithPath: out + "/song.kar"))
+            let plan: [String: Any] = ["seconds": 11, "seekSeconds": 8, "karaokeSeconds": [1.6, 3.3]]
             try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: out + "/song.json"))
             let (bank, result) = try await Self.runPage(script: Self.fileScript, out: out)
             let rate = try #require(result["sampleRate"] as? Double)
@@ -169,6 +190,16 @@ extension JamBrowserTests {
                 return nil
             }
             #expect(exportedNotes.filter { $0 == 0 }.count == 30 && exportedNotes.filter { $0 == 1 }.count == 20 && exportedNotes.count == 50)
+            // It keeps the song's tempo map and resolution: every note on the song's own tick.
+            #expect(exported.ticksPerQuarterNote == 480)
+            let exportedTempos = exported.timedEvents().compactMap { e -> [Int]? in
+                if case .meta(.tempo(let t)) = e.message { return [e.tick, Int(t)] }
+                return nil
+            }
+            let songNoteTicks = song.timedEvents().filter { $0.message.isNoteOn && $0.trackIndex != 3 }.map(\.tick).sorted()
+            let exportedNoteTicks = exported.timedEvents().filter(\.message.isNoteOn).map(\.tick).sorted()
+            print("jam song export (.mid): tempos \(exportedTempos), \(exportedNoteTicks.count) notes")
+            #expect(exportedTempos == [[0, 250_000]] && exportedNoteTicks == songNoteTicks)
             let wav = try AudioFile(contentsOf: out + "/exported.wav")
             let withoutDrums = Array(try Self.nativeRender(Self.song(drums: false), bank: bank, rate: rate).prefix(Int(11 * rate)))
             let (differing, count, worst) = Self.difference(wav.channels[0], withoutDrums)
@@ -184,6 +215,11 @@ extension JamBrowserTests {
             let played = overNotes.filter { $0.channel == 2 }
             print("jam layer over the song: \(played.map { "key \($0.key) at \($0.seconds) s" }), \(overNotes.count) notes in all")
             #expect(overNotes.count == 131 && played.map(\.key) == [84] && played.allSatisfy { $0.seconds > 0.3 })
+            // The layer lands on the song's beats: its note's tick is its frame at the song's 240 bpm.
+            let playedTick = over.timedEvents().first { if case .noteOn(2, 84, let v) = $0.message { v > 0 } else { false } }?.tick ?? -1
+            let playedFrame = try #require(result["overFrame"] as? Double)
+            print("jam layer over the song: key 84 on frame \(playedFrame), tick \(playedTick) of 480 per quarter at 240 bpm")
+            #expect(over.ticksPerQuarterNote == 480 && playedTick == Int((playedFrame / rate * 1920).rounded()))
 
             // Paused, the song stays where it is; played again, it goes on from there.
             let paused = try #require(result["paused"] as? [String: Any])
@@ -199,6 +235,18 @@ extension JamBrowserTests {
             #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
             #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
             try Self.keepScreenshots(["song-desktop.png", "song-phone.png"], from: out)
+
+            // A .kar file's syllables come back in order on their times, without its "@" headers;
+            // the line shown is the one sung, its current syllable highlighted.
+            let karaoke = try #require(result["karaoke"] as? [String: Any])
+            let karLyrics = try #require(karaoke["lyrics"] as? [[String: Any]])
+            #expect(karLyrics.map { $0["text"] as? String ?? "" } == ["\\Twin", "kle ", "twin", "kle", "/Lit", "tle ", "star"])
+            #expect(karLyrics.enumerated().allSatisfy { abs(($1["time"] as? Double ?? -1) - (0.25 + 0.5 * Double($0))) < 1e-9 })
+            let shown = try #require(karaoke["shown"] as? [[String: Any]])
+            print("jam karaoke lines shown at 1.6 s and 3.3 s: \(shown)")
+            #expect(shown.map { $0["line"] as? String ?? "" } == ["Twinkle twinkle", "Little star"])
+            #expect(shown.map { $0["now"] as? String ?? "" } == ["twin", "star"])
+            #expect(shown.map { $0["sung"] as? Int ?? -1 } == [2, 2])
 
             // Another instrument on channel 1.
             let instrument = try #require(result["instrument"] as? String)

@@ -8,7 +8,8 @@ jam.ready, then: loads a file that is no MIDI file (its error goes to result.jso
 song.mid (its summary too); plays it whole (full.f32: left then right channel, from the frame
 playback started on), again with channel 10 muted (muted.f32), then from a position set with
 seekFile (seek.f32), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); exports it with channel 10 muted (exported.mid, exported.wav); records a keyboard layer over it and exports both (over.mid);
-pauses and resumes; gives channel 1 another instrument. Exit 2 when Chromium
+pauses and resumes; gives channel 1 another instrument; loads song.kar and reads the lyric line
+shown at the times song.json names (karaokeSeconds). Exit 2 when Chromium
 or selenium is missing, 1 when the page fails.
 """
 import base64, json, os, sys
@@ -70,6 +71,7 @@ try:
                   const take = await jam.stopRecording(); const mid = await jam.exportSong("mid"); jam.clearTake();
                   return { take, mid: bytes64(mid) };""")
     page.write("over.mid", base64.b64decode(over["mid"]))
+    over_frame = next(e[0] for e in over["take"]["layers"][-1]["events"] if e[1] & 0xF0 == 0x90 and e[2] == 84 and e[3] > 0)
 
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);
@@ -90,9 +92,21 @@ try:
         run("await jam.stopFile(); return 0;")
     instrument = run("const name = await jam.setChannelInstrument(0, 40); await jam.setChannelInstrument(0, null); return name;")
 
+    # A karaoke file: its syllables in order, and the line shown at two times with the syllable sung then.
+    with open(os.path.join(out, "song.kar"), "rb") as f:
+        kar = base64.b64encode(f.read()).decode()
+    karaoke = run("""const summary = await jam.loadMIDI(unb64(args[0]), 'song.kar'), shown = [];
+        for (const seconds of args[1]) {
+          await jam.seekFile(seconds);
+          const spans = [...document.querySelectorAll("#song-lyrics span")];
+          shown.push({ line: spans.map((s) => s.textContent).join(""), now: spans.find((s) => s.className === "now")?.textContent ?? null,
+                       sung: spans.filter((s) => s.className === "sung").length });
+        }
+        return { lyrics: summary.lyrics, shown };""", kar, plan["karaokeSeconds"])
+
     with open(os.path.join(out, "result.json"), "w") as f:
         json.dump({"sampleRate": info["sampleRate"], "badFile": bad, "summary": summary, "paused": paused, "rollPixels": roll,
-                   "instrument": instrument}, f)
+                   "instrument": instrument, "overFrame": over_frame, "karaoke": karaoke}, f)
     print(f"jam page played song.mid in Chromium at {info['sampleRate']} Hz")
 except Exception as error:
     page.failed(error)

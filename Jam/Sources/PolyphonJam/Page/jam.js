@@ -57,9 +57,12 @@ function received(message) {
   switch (message.type) {
     case "ready":
       jam.lastBankLoadMs = message.loadMs;
+      jam.audioThreadMerges = message.merges;
+      jam.longestCopyMs = message.longestCopyMs;
       if (firstReady) { firstReady(); firstReady = null; }
       break;
     case "status":
+      jam.worklet = { voices: message.voices, load: message.load, busyMs: message.busyMs, busyFrames: message.busyFrames };
       $("voices").textContent = `${message.voices} voices`;
       $("load").textContent = `load ${(100 * message.load).toFixed(1)} %`;
       if (message.file && state.song) {
@@ -151,12 +154,48 @@ async function loadBanksNow(force) {
   const wanted = neededPresets();
   if (!force && wanted.every((k) => state.playing.has(k)) && wanted.length === state.playing.size) return;
   const list = await Promise.all(wanted.map(fetchPreset));
+  // The banks are read and merged by a Worker; the audio thread only copies the synthesizer it
+  // built (its image, handed over, not cloned), so a take playing meanwhile does not drop out.
+  const began = performance.now();
+  const image = await buildSynth(list);
+  jam.lastBankBuildMs = performance.now() - began;
   state.playing = new Set(wanted);
   const done = new Promise((resolve) => { firstReady = resolve; });
-  // Copies handed over, not cloned: the audio thread does not copy megabytes again.
-  const copies = list.map((b) => b.slice(0));
-  node.port.postMessage({ type: "soundFonts", list: copies, reverb: state.reverb, chorus: state.chorus }, copies);
+  node.port.postMessage({ type: "image", image }, [image.memory]);
   await done;
+}
+
+/** The Worker that builds synthesizers off the audio thread and the page's main thread. */
+let builder = null, builds = 0;
+const built = new Map();
+/** A synthesizer for `list` (bank bytes) at the page's rate and effects, built by the Worker: its image. */
+function buildSynth(list) {
+  if (!builder) {
+    const wrapper = new URL("polyphon.js", location.href).href;
+    const source = `import { PolyphonSynth } from ${JSON.stringify(wrapper)};
+      onmessage = async ({ data: { id, module, sampleRate, reverb, chorus, list } }) => {
+        try {
+          const synth = await PolyphonSynth.create({ module, sampleRate, reverb, chorus });
+          synth.loadSoundFonts(list);
+          const image = synth.image();
+          synth.dispose();
+          postMessage({ id, image }, [image.memory]);
+        } catch (error) { postMessage({ id, error: String(error?.message ?? error) }); }
+      };`;
+    builder = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })), { type: "module" });
+    builder.onmessage = ({ data }) => {
+      const { resolve, reject } = built.get(data.id);
+      built.delete(data.id);
+      if (data.error) reject(new Error(data.error)); else resolve(data.image);
+    };
+  }
+  const id = ++builds;
+  return new Promise((resolve, reject) => {
+    built.set(id, { resolve, reject });
+    // Copies handed over, not cloned: the presets stay cached here.
+    const copies = list.map((b) => b.slice(0));
+    builder.postMessage({ id, module: wasmModule, sampleRate: context.sampleRate, reverb: state.reverb, chorus: state.chorus, list: copies }, copies);
+  });
 }
 
 async function chooseBank(id) {
@@ -270,25 +309,41 @@ function emptyTake() {
            reverb: state.reverb, chorus: state.chorus, bank: state.bank.id, layers: [] };
 }
 
-/** Starts a layer: the take so far plays while the new layer records, both from frame 0. */
+/** Seconds from Record (or Play) to the take's first frame: time to set the take up. */
+const LEAD_IN = 0.15;
+
+/** Starts a layer: the take so far plays while the new layer records, both from frame 0.
+ *  Recording runs from the click: what is played while presets load and the take is set up is
+ *  in the layer (at its start), and the take and the song start on the frame the click chose —
+ *  joined where they would be by then when loading took longer. */
 async function startRecording() {
   if (state.recording) return;
   stop();
   state.take ??= emptyTake();
-  await loadBanks();
-  const start = context.currentTime + 0.15;
+  const start = context.currentTime + LEAD_IN;
   const channel = liveChannel();
   const origin = Math.round(start * context.sampleRate);
-  scheduleTake(state.take, start, true);
-  // With a song loaded, the layer is recorded over it: the song starts from its beginning on
-  // the take's first frame, and exports of the song carry the layer.
-  if (state.song) { state.take.overSong = state.song.name; await startSongAt(origin); }
+  const recording = { channel, origin, start, name: instrumentName(), program: state.drums ? state.kit : state.program, drums: state.drums };
+  // A fresh synthesizer first, so the keys played from now on sound on the one the take plays on.
+  node.port.postMessage({ type: "reset", fresh: true });
   node.port.postMessage({ type: "log", on: true });
-  state.recording = { channel, origin, start, name: instrumentName(), program: state.drums ? state.kit : state.program, drums: state.drums };
-  sendSetup(channel, true, start);
-  startMetronome(start);
+  state.recording = recording;
+  sendSetup(channel, true);
   $("record").classList.add("on");
   renderLayers();
+  await loadBanks();
+  if (state.recording !== recording) return;
+  scheduleTake(state.take, start, { reset: false });
+  // With a song loaded, the layer is recorded over it: the song starts from its beginning on
+  // the take's first frame, and exports of the song carry the layer.
+  if (state.song) {
+    state.take.overSong = state.song.name;
+    await startSongAt(origin);
+    // The song starts on a synthesizer of its own, set up afresh.
+    if (state.recording === recording) sendSetup(channel, false);
+  }
+  if (state.recording !== recording) return;
+  startMetronome(start);
 }
 
 /** Ends the layer and adds it to the take; returns the take. */
@@ -312,16 +367,23 @@ async function stopRecording() {
   return structuredClone(state.take);
 }
 
-/** Sends every event of `take` to play from `start` (seconds on the audio clock). */
-function scheduleTake(take, start, keepLive = false) {
+/** Sends every event of `take` to play from `start` (seconds on the audio clock). Notes whose
+ *  time has passed are left out (the rest still set the channels up), so a take that starts late
+ *  joins where it would be. */
+function scheduleTake(take, start, { reset = true, keepLive = false } = {}) {
   // A fresh synthesizer: the take sounds exactly as the server's render of it, effect tails and all.
-  node.port.postMessage({ type: "reset", fresh: true });
+  if (reset) node.port.postMessage({ type: "reset", fresh: true });
   if (keepLive) sendSetup(liveChannel(), false);
   // In time order (stable: a layer's messages on one frame keep theirs), so the worklet appends
   // each to its queue instead of searching back through the other layers' events.
   const events = take.layers.flatMap((layer) => layer.events).map((e, i) => [e, i])
     .sort((a, b) => a[0][0] - b[0][0] || a[1] - b[1]).map(([e]) => e);
-  for (const [frame, ...bytes] of events) send(bytes, { time: start + frame / take.sampleRate });
+  const late = context.currentTime + 0.01;
+  for (const [frame, ...bytes] of events) {
+    const time = start + frame / take.sampleRate;
+    if (time < late && (bytes[0] & 0xF0) === 0x90 && bytes[2] > 0) continue;
+    send(bytes, { time });
+  }
   return events.length ? events[events.length - 1][0] / take.sampleRate : 0;
 }
 
@@ -334,7 +396,7 @@ async function play(take = state.take) {
   state.take = take;
   await loadBanks();
   state.take = previous;
-  const start = context.currentTime + 0.15;
+  const start = context.currentTime + LEAD_IN;
   const last = scheduleTake(take, start);
   const startFrame = Math.round(start * context.sampleRate);
   if (state.song && take.overSong === state.song.name) await startSongAt(startFrame);
@@ -883,8 +945,23 @@ function songAsTake(song = state.song) {
     player.play((bytes, offset) => add(base + offset, bytes), 128);
   }
   const name = (c) => c < 0 ? "SysEx" : `${c + 1} ${channelInstrumentName(song.channels.find((x) => x.channel === c) ?? { channel: c, program: 0, bank: 0, drums: c === 9 })}`;
-  return { ...emptyTake(), tempo: 120, beatsPerBar: 4,
+  return { ...emptyTake(), tempo: 120, beatsPerBar: 4, tempoMap: songTempoMap(song),
            layers: [...layers.keys()].sort((a, b) => a - b).map((c) => ({ name: name(c), events: layers.get(c) })) };
+}
+
+/** The song's tempo changes on the frames it plays on at the page's tempo factor, and its
+ *  meters: the export keeps its ticks, bars and beats (undefined for an SMPTE-timed file). */
+function songTempoMap(song) {
+  if (!song.ticksPerQuarterNote) return undefined;
+  const perSecond = context.sampleRate / song.rate;
+  const tempos = [{ frame: 0, tick: 0, microsecondsPerQuarterNote: 500000 / song.rate }];
+  for (const t of song.tempos) {
+    const tempo = { frame: Math.round(t.seconds * perSecond), tick: t.tick, microsecondsPerQuarterNote: t.microseconds / song.rate };
+    if (t.tick === tempos[tempos.length - 1].tick) tempos[tempos.length - 1] = tempo; else tempos.push(tempo);
+  }
+  return { ticksPerQuarterNote: song.ticksPerQuarterNote, tempos,
+           meters: song.signatures.filter((m) => m.numerator >= 1 && m.denominator <= 128)
+             .map(({ tick, numerator, denominator }) => ({ tick, numerator, denominator })) };
 }
 
 /** The song as the page plays it (with the layers recorded over it), exported: `.mid`, `.wav`
@@ -1208,8 +1285,17 @@ const jam = {
   /** The loaded song's summary, or null. */
   get song() { return state.song ? songSummary(state.song) : null; },
   lastPlayback: null,
-  /** How long the audio thread took to read and merge the presets at the last change, ms. */
+  /** How long the audio thread spent (over several quanta) taking over the synthesizer for the presets at the last change, ms. */
   lastBankLoadMs: null,
+  /** How long the Worker took to read and merge the presets at the last change, ms. */
+  lastBankBuildMs: null,
+  /** How many times the audio thread read and merged banks itself (none: a Worker does it). */
+  audioThreadMerges: null,
+  /** The worklet's last report: voices, load (share of the quantum, smoothed), and the time it
+   *  spent in process() since it started (busyMs) for the frames it made (busyFrames). */
+  worklet: null,
+  /** The longest one audio quantum spent copying a synthesizer the Worker built, ms. */
+  longestCopyMs: null,
 };
 window.jam = jam;
 main().catch((error) => { say(`Could not start: ${error.message}`, true); console.error(error); });
