@@ -20,6 +20,9 @@ numpy.
 import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wav_reading import read_wav
+
 # sfizz's filters run at its default 48 kHz whatever the output rate (Voice::setMaxFiltersPerVoice
 # makes new filters after setSampleRate), which at 44.1 kHz lowers every cutoff by 44.1/48
 # (−147 cents): the comparison renders at 48 kHz, where sfizz's filters are right.
@@ -65,20 +68,6 @@ def write_midi(path, notes, held, spacing=1):
         events += vlq(off - last) + bytes([0x80, key, 0]); last = off
     events += vlq(960) + b'\xff\x2f\x00'
     open(path, 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk' + struct.pack('>I', len(events)) + events)
-
-def read_wav(path):
-    b = open(path, 'rb').read(); i = 12
-    while i < len(b):
-        cid, n = b[i:i + 4], struct.unpack('<I', b[i + 4:i + 8])[0]; body = b[i + 8:i + 8 + n]
-        if cid == b'fmt ': tag, channels, _, _, _, bits = struct.unpack('<HHIIHH', body[:16])
-        if cid == b'data': data = body
-        i += 8 + n + (n & 1)
-    if bits == 16: x = np.frombuffer(data, '<i2') / 32768
-    elif bits == 24:
-        a = np.frombuffer(data, np.uint8).reshape(-1, 3).astype(np.int32)
-        x = ((a[:, 0] | (a[:, 1] << 8) | (a[:, 2] << 16)) << 8 >> 8) / 8388608
-    else: x = np.frombuffer(data, '<f4')
-    return x.reshape(-1, channels)
 
 N = 4096
 def power(x):
