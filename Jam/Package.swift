@@ -28,7 +28,7 @@ let package = Package(
         // The server (Hummingbird 2): banks, per-preset subsets, the page, exports.
         .executableTarget(
             name: "PolyphonJam",
-            dependencies: polyphon("PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
+            dependencies: polyphon("PolyphonMIDI", "PolyphonSoundFont", "PolyphonSFZ", "PolyphonBuiltInBank", "PolyphonSynth",
                                    "PolyphonAudio", "PolyphonPlayback", "PolyphonWebKit") + [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -5,7 +5,7 @@
 #   Scripts/fuzz.sh list
 #
 # Targets (Fuzzing/PolyphonFuzz/FuzzTarget.swift): midi-file, soundfont (renders every preset),
-# dls, sample-bank, midi-stream, audio-file, sfz. Each starts from seed corpora built in code
+# dls, sample-bank, midi-stream, audio-file, sfz, sfz-engine (renders). Each starts from seed corpora built in code
 # (`PolyphonFuzz seeds`) plus what earlier runs kept in .build-fuzz/corpus/TARGET, and stops
 # after the time or number of runs given (default 60 s). Crashes, leaks, time-outs (10 s per
 # input) and out-of-memory inputs (one allocation over 512 MB, or 2 GB resident) are saved in

@@ -16,7 +16,7 @@ enum FuzzSeeds {
         case .sampleBank: return propertyLists()
         case .midiStream: return midiStreams()
         case .audioFile: return audioFiles()
-        case .sfz: return sfzInstruments()
+        case .sfz, .sfzEngine: return sfzInstruments()
         }
     }
 

@@ -26,9 +26,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// The SFZ reader: text, #define/#include (the input includes itself), inheritance, opcode
     /// values, sample resolution, and each region's playback settled against a sample.
     case sfz
+    /// The SFZ engine mapping: the instrument an input reads as, with small decoded samples
+    /// (mono, stereo, 24-bit, and one that fails), compiled into an `SFZSoundBank` and played
+    /// briefly on several keys.
+    case sfzEngine = "sfz-engine"
 
     /// Whether one input also renders audio (a slower target, with a smaller campaign).
-    var renders: Bool { self == .soundFont }
+    var renders: Bool { self == .soundFont || self == .sfzEngine }
 
     /// Runs one input.
     func run(_ bytes: [UInt8]) {
@@ -40,6 +44,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .midiStream: Self.midiStream(bytes)
         case .audioFile: Self.audioFile(bytes)
         case .sfz: Self.sfz(bytes)
+        case .sfzEngine: Self.sfzMapped(bytes)
         }
     }
 

@@ -49,6 +49,12 @@ public final class SFZSampleStore: SFZSampleProvider, @unchecked Sendable {
         return decoded[index]
     }
 
+    public func releaseDecodedSample(at index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        decoded[index] = nil
+    }
+
     /// Sample `index`'s length, rate, channels, loop and root key, read from the file's header
     /// without decoding it (or from the decoded sample when there is one).
     /// - Throws: ``SFZSampleError`` when the header cannot be read.

@@ -102,7 +102,7 @@ extension SoundFont {
 
                 regions.append(Region(keyRange: keys, velocityRange: velocities,
                                       generators: generators, modulators: modulators,
-                                      sampleIndex: sampleIndex,
+                                      sampleIndex: sampleIndex, playCondition: instrumentZone.playCondition,
                                       shaping: instrumentZone.shaping ?? instrumentGlobal?.shaping))
             }
         }

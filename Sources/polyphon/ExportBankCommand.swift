@@ -14,12 +14,12 @@ struct ExportBankCommand: ParsableCommand {
         discussion: """
             BANK is "builtin" (Polyphon's General MIDI bank, synthesized in code: the same \
             bytes on every run and platform) or a bank file (SF2, SF3, DLS, SoundBankPlayer \
-            plist). With --preset, only those presets, the instruments they use and the samples \
+            plist, or an SFZ instrument: its SF2 twin, the zones Polyphon plays it with). With --preset, only those presets, the instruments they use and the samples \
             they play are written, SF3 samples decoded to 16-bit PCM; the result plays them \
             exactly as the whole bank does.
             """)
 
-    @Argument(help: "The bank to export: builtin, or a bank file.")
+    @Argument(help: "The bank to export: builtin, a bank file, or an SFZ instrument.")
     var bank: String
 
     @Option(name: .customLong("preset"), help: ArgumentHelp("A preset to keep, as BANK:PROGRAM (e.g. 0:48, 128:0); repeatable. Default: all.", valueName: "bank:program"))
@@ -48,7 +48,9 @@ struct ExportBankCommand: ParsableCommand {
         let elapsed = try clock.measure {
             loaded = bank == "builtin" || bank == "built-in"
                 ? SoundFont.builtInGeneralMIDI
-                : try SoundFont(contentsOfAnyBank: bank, audioLoader: BankOption.audioLoader)
+                : try SoundBankKind.sniff(path: bank) == .sfz
+                    ? BankOption.openSFZ(bank, quiet: true)
+                    : SoundFont(contentsOfAnyBank: bank, audioLoader: BankOption.audioLoader)
         }
         let cpuMilliseconds = Double(Foundation.clock() - cpuStart) * 1000 / Double(CLOCKS_PER_SEC)
         guard var soundFont = loaded else { return }

@@ -1,5 +1,7 @@
 import Foundation
 import PolyphonAudio
+import PolyphonSoundFont
+import PolyphonTestSupport
 import Testing
 
 /// `polyphon info X.sfz`: the instrument described by the built executable; `render` playing
@@ -63,21 +65,38 @@ struct SFZInfoTests {
         let path = directory + "/everywhere.sfz"
         try Data("""
             <region> sample=cycles.wav loop_mode=loop_continuous
-            <region> key=70 trigger=release sample=cycles.wav
+            <region> key=70 trigger=release sample=cycles.wav polyphony=4
             """.utf8).write(to: URL(fileURLWithPath: path))
         let out = CLI.workDirectory + "/sfz.wav"
         let r = try CLI.run(["render", try CLI.songFile(), "-s", path, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("not played yet: trigger=release"))
-        #expect(r.stderr.contains("SFZ instrument, 1 playable region, on every channel but 10"))
-        // The song's A4 (key 69) on the 441 Hz sine recorded for key 60: 441 · 2^(9/12) Hz.
-        let audio = try AudioFile(contentsOf: out)
-        let window = Array(audio.channels[0][2205..<10_000])
-        var crossings: [Double] = []
-        for i in 1..<window.count where window[i - 1] < 0 && window[i] >= 0 {
-            crossings.append(Double(i - 1) + Double(-window[i - 1] / (window[i] - window[i - 1])))
+        #expect(r.stderr.contains("not played yet: polyphony, note_polyphony"))
+        #expect(r.stderr.contains("SFZ instrument, 2 playable regions, on every channel but 10"))
+        func pitch(_ file: String) throws -> Double {
+            let audio = try AudioFile(contentsOf: file)
+            let window = Array(audio.channels[0][2205..<10_000])
+            var crossings: [Double] = []
+            for i in 1..<window.count where window[i - 1] < 0 && window[i] >= 0 {
+                crossings.append(Double(i - 1) + Double(-window[i - 1] / (window[i] - window[i - 1])))
+            }
+            return Double(crossings.count - 1) / (crossings.last! - crossings.first!) * audio.sampleRate
         }
-        let hertz = Double(crossings.count - 1) / (crossings.last! - crossings.first!) * audio.sampleRate
-        #expect(abs(1200 * log2(hertz / (441 * pow(2, 0.75)))) < 1, "\(hertz) Hz")
+        // The song's A4 (key 69) on the 441 Hz sine recorded for key 60: 441 · 2^(9/12) Hz.
+        let sfzPitch = 441 * pow(2, 0.75)
+        #expect(abs(1200 * log2(try pitch(out) / sfzPitch)) < 1)
+
+        // Stacked over a SoundFont whose every program sounds 441 Hz at A4: the first bank with
+        // program 0 plays it.
+        let soundFont = directory + "/Sines.sf2"
+        try Data(SineBank.everyProgram().serialized()).write(to: URL(fileURLWithPath: soundFont))
+        let stacked = try CLI.run(["render", try CLI.songFile(), "-s", path + "@0:0", "-s", soundFont, "-o", out])
+        #expect(stacked.status == 0, "\(stacked.stderr)")
+        #expect(stacked.stderr.contains("SFZ instrument, 2 playable regions, on bank 0, program 0"))
+        #expect(abs(1200 * log2(try pitch(out) / sfzPitch)) < 1)
+        let soundFontFirst = try CLI.run(["render", try CLI.songFile(), "-s", soundFont, "-s", path + "@0:0", "-o", out])
+        #expect(soundFontFirst.status == 0, "\(soundFontFirst.stderr)")
+        #expect(abs(1200 * log2(try pitch(out) / 441)) < 1)
+        let misplaced = try CLI.run(["render", try CLI.songFile(), "-s", soundFont + "@0:0", "-o", out])
+        #expect(misplaced.status == 1 && misplaced.stderr.contains("only an SFZ instrument takes @bank:program"), "\(misplaced.stderr)")
     }
 }

@@ -101,4 +101,75 @@ struct TuningCLITests {
         // A4 = 260 × 5/3 Hz; CLI.bankFile's sine plays 441 Hz for 440.
         #expect(abs(Measure.cents(hz, 260.0 * 5 / 3 * 441 / 440)) < 0.1, "measured \(hz)")
     }
+
+    /// `--tuning` with a just-intonation scale and a keyboard mapping (A4 = 440 Hz, degree 0 on
+    /// C4), against FluidSynth, which reads no Scala files, playing the same song with the
+    /// scale's pitches sent as single-note tuning changes of program 0 selected with RPN 3.
+    /// Within a cent of FluidSynth with --fluidsynth-compatible; exact pitch within 0.1 cent of
+    /// the scale's arithmetic.
+    @Test(.enabled(if: RealFiles.toolAvailable("fluidsynth")))
+    func renderWithAScalaFileMatchesFluidSynthPlayingTheScaleAsTuningMessages() throws {
+        let fluidsynth = try #require(RealFiles.tool("fluidsynth"), "fluidsynth is required under CI")
+        let ratios: [Double] = [1, 16 / 15, 9 / 8, 6 / 5, 5 / 4, 4 / 3, 45 / 32, 3 / 2, 8 / 5, 5 / 3, 9 / 5, 15 / 8]
+        let keys = [60, 64, 66, 67, 70, 76]
+        /// Each key's pitch in cents above MIDI key 0, as the scale and mapping define it.
+        func cents(_ key: Int) -> Double {
+            let degree = key - 60, octave = Int((Double(degree) / 12).rounded(.down))
+            return 6900 + 1200 * log2(ratios[degree - 12 * octave] * pow(2, Double(octave)) / (5.0 / 3))
+        }
+        let scl = CLI.workDirectory + "/ji-fluidsynth.scl", kbm = CLI.workDirectory + "/a440-fluidsynth.kbm"
+        try ("! 5-limit just intonation\nJust intonation\n12\n" + "16/15 9/8 6/5 5/4 4/3 45/32 3/2 8/5 5/3 9/5 15/8 2/1"
+            .split(separator: " ").joined(separator: "\n") + "\n").write(toFile: scl, atomically: true, encoding: .utf8)
+        try "12\n0\n127\n60\n69\n440.0\n12\n0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n"
+            .write(toFile: kbm, atomically: true, encoding: .utf8)
+
+        // 960 ticks a second; a note every half second.
+        var notes: [MIDIEvent] = []
+        for (i, key) in keys.enumerated() {
+            notes.append(MIDIEvent(tick: 48 + 480 * i, message: .noteOn(channel: 0, note: UInt8(key), velocity: 100)))
+            notes.append(MIDIEvent(tick: 48 + 480 * i + 432, message: .noteOff(channel: 0, note: UInt8(key), velocity: 0)))
+        }
+        // Single-note tuning change (real-time, program 0), then RPN 3 selecting program 0.
+        var change: [UInt8] = [0x7F, 0x7F, 0x08, 0x02, 0x00, UInt8(keys.count)]
+        for key in keys {
+            let c = cents(key), semitone = Int((c / 100).rounded(.down))
+            let fraction = Int(((c - Double(semitone) * 100) * 16384 / 100).rounded())
+            change += [UInt8(key), UInt8(semitone), UInt8(fraction >> 7), UInt8(fraction & 0x7F)]
+        }
+        let tuningMessages: [MIDIEvent] = [MIDIEvent(tick: 0, message: .systemExclusive(change + [0xF7]))] +
+            [(101, 0), (100, 3), (6, 0), (101, 127), (100, 127)].map {
+                MIDIEvent(tick: 0, message: .controlChange(channel: 0, controller: $0.0, value: $0.1))
+            }
+        func song(_ name: String, _ events: [MIDIEvent]) throws -> String {
+            let path = CLI.workDirectory + "/" + name
+            try MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480),
+                         tracks: [MIDITrack(events: events + [MIDIEvent(tick: 480 * keys.count + 240, message: .meta(.endOfTrack))])])
+                .write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let plain = try song("ji-plain-notes.mid", notes), messages = try song("ji-as-mts.mid", tuningMessages + notes)
+        let bank = try CLI.bankFile()
+        func render(_ arguments: [String], _ output: String) throws -> [Float] {
+            let out = CLI.workDirectory + "/" + output
+            let r = try CLI.run(["render", plain, "-s", bank, "-q", "--bits", "32f", "--no-reverb", "--no-chorus",
+                                 "--tuning", scl, "--tuning-key", kbm, "-o", out] + arguments)
+            try #require(r.status == 0, "\(r.stderr)")
+            return try AudioFile(contentsOf: out).channels[0]
+        }
+        let compatible = try render(["--fluidsynth-compatible"], "ji-compatible.wav"), exact = try render([], "ji-exact.wav")
+        let fluidOut = CLI.workDirectory + "/ji-fluidsynth.wav"
+        let f = try runProcess(fluidsynth, ["-ni", "-q", "-R", "0", "-C", "0", "-g", "0.2", "-r", "44100", "-O", "float",
+                                            "-T", "wav", "-F", fluidOut, bank, messages])
+        try #require(f.status == 0, "\(f.stderr)")
+        let theirs = try AudioFile(contentsOf: fluidOut).channels[0]
+        for (i, key) in keys.enumerated() {
+            let window = Int((0.15 + 0.5 * Double(i)) * 44_100)..<Int((0.45 + 0.5 * Double(i)) * 44_100)
+            let a = Measure.frequency(compatible[window], rate: 44_100), b = Measure.frequency(theirs[window], rate: 44_100)
+            let e = Measure.frequency(exact[window], rate: 44_100)
+            // CLI.bankFile's sine plays 441 Hz for 440.
+            let scale = 440 * pow(2, (cents(key) - 6900) / 1200) * 441 / 440
+            #expect(abs(Measure.cents(a, b)) < 1, "key \(key): Polyphon \(a) Hz, FluidSynth \(b) Hz")
+            #expect(abs(Measure.cents(e, scale)) < 0.1, "key \(key): exact pitch \(e) Hz, the scale's \(scale) Hz")
+        }
+    }
 }

@@ -36,7 +36,7 @@ import Testing
 
     @Test func triggers() throws {
         let r = try Self.region("trigger=release rt_decay=6 rt_dead=on on_locc64=64 start_hicc64=127 sustain_cc=65 sustain_lo=10 sostenuto_sw=off")
-        #expect(r.trigger.kind == .release && r.trigger.isRelease && r.trigger.releaseDecay == 6 && r.trigger.releaseNeedsLivingVoice)
+        #expect(r.trigger.kind == .release && r.trigger.isRelease && r.trigger.releaseDecay == 6 && r.trigger.playsAfterAttackEnded)
         #expect(r.trigger.controllers == [SFZControllerRange(controller: 64, range: SFZRange(64, 127))])
         #expect(r.trigger.sustainController == 65 && r.trigger.sustainThreshold == 10 && !r.trigger.followsSostenuto)
         for kind in ["attack", "release_key", "first", "legato"] {

@@ -66,31 +66,6 @@ import Testing
         #expect(Self.level(try Self.play(bank, key: 64)) < -120)
     }
 
-    @Test func roundRobinAndRandomLayersPlayTheirFirstRegionOnly() throws {
-        let bank = try Self.bank("""
-            <group> seq_length=2 pitch_keytrack=0 hikey=69
-            <region> sample=a.wav seq_position=1
-            <region> sample=b.wav seq_position=2
-            <group> pitch_keytrack=0 lokey=70 hikey=80
-            <region> sample=b.wav hirand=0.5
-            <region> sample=a.wav lorand=0.5
-            """, files: ["a.wav": Self.sine(300), "b.wav": Self.sine(500)])
-        #expect(abs(Measure.cents(Self.frequency(try Self.play(bank, key: 60)), 300)) < 1)
-        #expect(abs(Measure.cents(Self.frequency(try Self.play(bank, key: 75)), 500)) < 1)
-        #expect(bank.warnings.contains { $0.kind == .notPlayed && $0.message.contains("round robin") && $0.message.contains("4 regions") })
-    }
-
-    @Test func releaseTriggeredRegionsAreLeftOutWithAWarning() throws {
-        let bank = try Self.bank("""
-            <region> sample=a.wav pitch_keytrack=0
-            <region> sample=b.wav pitch_keytrack=0 trigger=release
-            """, files: ["a.wav": Self.sine(300), "b.wav": Self.sine(500)])
-        #expect(bank.regionCount == 1)
-        #expect(abs(Measure.cents(Self.frequency(try Self.play(bank)), 300)) < 1)
-        let warning = try #require(bank.warnings.first { $0.message.contains("trigger=release") })
-        #expect(warning.location?.line == 2)
-    }
-
     // MARK: Pitch
 
     @Test func keycenterKeytrackTransposeAndTuneMoveThePitchInCents() throws {

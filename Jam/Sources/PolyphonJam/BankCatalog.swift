@@ -1,7 +1,9 @@
 import Foundation
 import PolyphonAudio
 import PolyphonBuiltInBank
+import PolyphonSFZ
 import PolyphonSoundFont
+import PolyphonSynth
 
 /// The banks the jam page may play, each known by a short id (never by its path): those named
 /// on the command line, the ones discovered on the system, and the built-in bank. A bank is
@@ -48,7 +50,8 @@ actor BankCatalog {
     }
 
     /// The banks named in `paths`, then those the documented search finds (environment, user and
-    /// system folders), then the built-in bank; the same file once.
+    /// system folders), then the built-in bank; the same file once. An SFZ instrument is a bank of
+    /// one preset (0:0, or the 128:0 kit), as on the command line.
     static func discover(paths: [String], locator: SoundBankLocator = SoundBankLocator()) throws -> [Entry] {
         var found: [(path: String, origin: String)] = paths.map { ($0, "command line") }
         for location in (try? locator.candidates()) ?? [] {
@@ -114,6 +117,12 @@ actor BankCatalog {
         let bank: SoundFont
         if let path = entry.path {
             do {
+                if try SoundBankKind.sniff(path: path) == .sfz {
+                    let instrument = try SFZInstrument(contentsOf: path)
+                    _ = try? instrument.preloadSamples()   // a missing sample skips its regions
+                    opened[id] = SFZSoundBank(instrument, releasingDecodedSamples: true).soundFont
+                    return opened[id]!
+                }
                 bank = try SoundFont(contentsOfAnyBank: path, audioLoader: { path in
                     let file = try AudioFile(contentsOf: path)
                     return SampleBankAudio(sampleRate: file.sampleRate, channels: file.channels)

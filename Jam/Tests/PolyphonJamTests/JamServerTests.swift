@@ -336,3 +336,27 @@ import PolyphonTestSupport
         #expect(throws: (any Error).self) { try JamCommand.parse(["--port", "70000"]) }
     }
 }
+
+/// An SFZ instrument offered like a SoundFont: listed, its preset sent as an SF2 subset that plays
+/// its sound.
+@Suite struct JamSFZTests {
+    @Test func sfzInstrumentIsABankWhosePresetPlaysItsPitch() async throws {
+        let dir = NSTemporaryDirectory() + "polyphon-jam-sfz-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/Sine Lead.sfz"
+        // A generated sine sounding 440 Hz at key 69, held by the loop of its cycle.
+        try "<region> sample=*sine pitch_keycenter=69 ampeg_release=0.1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let entries = try BankCatalog.discover(paths: [path], locator: SoundBankLocator(environment: [:], homeDirectory: dir, systemRoot: dir))
+        let catalog = BankCatalog(entries: entries)
+        #expect(entries.first?.id == "sine-lead")
+        let presets = try await catalog.presets("sine-lead")
+        #expect(presets.map { "\($0.bank):\($0.program)" } == ["0:0", "128:0"], "\(presets)")
+        let subset = try await catalog.subset("sine-lead", bank: 0, program: 0)
+        let synthesizer = try Synthesizer(soundBank: try SoundFont(bytes: [UInt8](subset), name: "subset.sf2"))
+        synthesizer.startNote(76, withVelocity: 100, onChannel: 0)
+        let out = synthesizer.renderSeconds(0.3)
+        let f = Measure.frequency(out.left[out.frame(0.1)..<out.frame(0.3)], rate: out.rate)
+        #expect(abs(Measure.cents(f, 440 * pow(2, 7.0 / 12))) < 1, "\(f) Hz")
+    }
+}

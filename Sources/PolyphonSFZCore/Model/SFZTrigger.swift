@@ -6,8 +6,9 @@ public struct SFZTrigger: Hashable, Sendable {
     /// `rt_decay`: dB per second a release-triggered region loses for every second the key was
     /// held.
     public var releaseDecay: Float = 0
-    /// `rt_dead`: a release region does not play when the attack voice has ended.
-    public var releaseNeedsLivingVoice = false
+    /// `rt_dead`: a release region plays even when no voice its key started sounds any more
+    /// (off, the default: it plays only while one does, as in sfizz).
+    public var playsAfterAttackEnded = false
     /// `start_loccN`/`start_hiccN` (`on_loccN`): the region starts when controller N enters the
     /// range.
     public var controllers: [SFZControllerRange] = []

@@ -5,7 +5,7 @@ extension SFZOpcodeTable {
             r.trigger.kind = v
         }
         real("rt_decay", SFZSpecs.releaseDecay) { r, _, v in r.trigger.releaseDecay = v }
-        flag("rt_dead") { r, _, v in r.trigger.releaseNeedsLivingVoice = v }
+        flag("rt_dead") { r, _, v in r.trigger.playsAfterAttackEnded = v }
         let everyValue = SFZRange<Float>(0, 127)
         let controllers: ControllerRangesAccess = { r, change in change(&r.trigger.controllers) }
         controllerBounds(lower: "start_locc&", upper: "start_hicc&", SFZSpecs.midiValue, defaults: everyValue, controllers)

@@ -11,6 +11,15 @@ public protocol SFZSampleProvider: AnyObject, Sendable {
 
     /// Sample `index` if it has been decoded already, without decoding it.
     func decodedSample(at index: Int) -> SFZDecodedSample?
+
+    /// Forgets decoded sample `index` (a bank that copied it holds it now); it is decoded again
+    /// if asked for. Objects already handed out stay valid.
+    func releaseDecodedSample(at index: Int)
+}
+
+extension SFZSampleProvider {
+    /// Keeps everything (a provider without a cache to trim).
+    public func releaseDecodedSample(at index: Int) {}
 }
 
 /// A sample file that cannot be decoded.

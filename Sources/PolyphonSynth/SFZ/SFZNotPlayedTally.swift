@@ -19,16 +19,20 @@ struct SFZNotPlayedTally {
 
     /// Notes what keeps `region` out of the bank, and the opcodes it has that the voice ignores.
     mutating func record(_ region: SFZRegion) {
-        if region.trigger.kind != .attack {
-            note("trigger=\(region.trigger.kind.rawValue) (the region is left out)", region)
-        }
         if !region.selection.triggersOnKeys || !region.trigger.controllers.isEmpty {
             note("regions started by controllers, start_loccN (left out)", region)
         }
-        if SFZInitialState.dependsOnState(region.selection) {
-            note("round robin, lorand/hirand, keyswitches and controller, bend, aftertouch or program conditions"
-                 + " (regions play as at the start: first in sequence, random 0, default keyswitch, set_ccN values)",
-                 region)
+        let selection = region.selection
+        if selection.tempo != SFZRange(0, 500) || selection.timer != SFZRange(0, .greatestFiniteMagnitude) {
+            note("lobpm/hibpm and lotimer/hitimer (ignored)", region)
+        }
+        if selection.keyswitch.velocitySource == .previous { note("sw_vel=previous (the note's own velocity)", region) }
+        if selection.controllers.contains(where: { !(0..<128).contains($0.controller) }) {
+            note("conditions on extended controllers (≥ 128; ignored)", region)
+        }
+        if region.trigger.kind == .release && (!region.trigger.followsSustain || region.trigger.sustainController != 64
+            || region.trigger.sustainThreshold != 1) {
+            note("sustain_sw, sustain_cc, sustain_lo (release triggers follow CC64 at 64)", region)
         }
         if let filter = region.filters.first {
             if SFZZoneMapping.shape(of: filter.type) == nil {
@@ -92,13 +96,8 @@ struct SFZNotPlayedTally {
             note("offset_random and controller-moved offset, end and loop", region)
         }
         if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
-        if playback.loopMode == .oneShot {
-            note("one_shot (approximated: after note-off the sample plays on, falling 0.95 dB/s)", region)
-        }
         let polyphony = region.polyphony
-        if polyphony.group != 0 || polyphony.offBy != nil || polyphony.limit != nil || polyphony.noteLimit != nil {
-            note("group, off_by, polyphony, note_polyphony", region)
-        }
+        if polyphony.limit != nil || polyphony.noteLimit != nil { note("polyphony, note_polyphony", region) }
     }
 
     /// Notes the controller inputs of `region` the voice does not follow as sfizz does (a curve,

@@ -71,16 +71,14 @@ struct SFZZoneMapping {
 
         // Amplitude envelope.
         let envelope = region.amplitudeEnvelope
-        let oneShot = playback.loopMode == .oneShot
         generators.append(Generator(.delayVolEnv, timecents(envelope.delay)))
         generators.append(Generator(.attackVolEnv, timecents(envelope.attack)))
         generators.append(Generator(.holdVolEnv, timecents(envelope.hold)))
         generators.append(Generator(.decayVolEnv, timecents(envelope.decay * envelopeTimeStretch, zero: -12000)))
         generators.append(Generator(.sustainVolEnv, sustainCentibels(envelope.sustain)))
-        // one_shot ignores note-off: the longest release SF2 has (8000 tc ≈ 101 s, 0.95 dB/s)
-        // lets the sample play on to its end.
-        generators.append(Generator(.releaseVolEnv,
-                                    oneShot ? 8000 : timecents(envelope.release * envelopeTimeStretch, zero: -12000)))
+        // one_shot ignores note-off through its zone's play condition; the release acts when a
+        // polyphony group cuts the voice.
+        generators.append(Generator(.releaseVolEnv, timecents(envelope.release * envelopeTimeStretch, zero: -12000)))
         generators.append(Generator(.sampleID, Int16(clamping: sampleID)))
         return generators
     }

@@ -59,6 +59,20 @@ final class Channel {
     /// channels; nil for equal temperament.
     var activeTuning: TuningTable? { tuning ?? (isPercussion ? nil : defaultTuning) }
 
+    /// The key whose regions a note on `key` plays. In equal temperament, and on the
+    /// percussion channel, the key itself (SF2 2.04 §8.1.2: zones answer to key numbers).
+    /// Under a tuning a melodic channel picks the regions of the key nearest the pitch the note
+    /// sounds — its tuned pitch with the channel's coarse and fine tuning — so a sample is
+    /// transposed as little as the tuning allows, as FluidSynth does (2.2 on, #932): a key
+    /// that a 31-tone scale sounds an octave lower plays the samples recorded there.
+    func regionKey(forKey key: Int) -> Int {
+        guard !isPercussion, let tuning = activeTuning else { return key }
+        let coarse = coarseTuning + generatorOffsets[Int(GeneratorType.coarseTune.rawValue)]
+        let fine = fineTuning + generatorOffsets[Int(GeneratorType.fineTune.rawValue)]
+        let cents = 100 * Float(key) + tuning.deviation(ofKey: key) + 100 * coarse + fine
+        return min(max(Int((cents / 100 + 0.5).rounded(.down)), 0), 127)
+    }
+
     init(index: Int, isPercussion: Bool) {
         self.index = index
         self.isPercussion = isPercussion

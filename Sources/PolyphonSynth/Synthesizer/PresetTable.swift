@@ -6,6 +6,10 @@ import PolyphonSoundFontCore
 struct PresetTable: Sendable {
     /// Every preset's regions, by preset index.
     let regions: [[Region]]
+    /// Every preset's play rules, nil for presets whose regions carry no conditions.
+    let playRules: [PresetPlayRules?]
+    /// The most round-robin counters a preset counts.
+    let counterCount: Int
     /// The first preset with each (bank << 7 | program).
     private let lookup: [Int: Int]
 
@@ -18,6 +22,8 @@ struct PresetTable: Sendable {
         self.lookup = lookup
         let defaults = velocityToFilter.defaultModulators
         regions = soundBank.presets.indices.map { soundBank.regions(forPresetAt: $0, defaultModulators: defaults) }
+        playRules = regions.map { PresetPlayRules($0) }
+        counterCount = playRules.reduce(0) { max($0, $1?.counterCount ?? 0) }
     }
 
     /// The preset for a bank and program, if the bank has it.

@@ -92,7 +92,8 @@ public final class Synthesizer {
         queue = EventQueue(capacity: configuration.eventQueueCapacity)
         self.presets = presets ?? PresetTable(soundBank: soundBank, velocityToFilter: configuration.velocityToFilter)
         voicePool = VoicePool(capacity: configuration.polyphony, stealing: configuration.voiceStealing,
-                              sampleRate: sampleRate, presets: self.presets, samples: SampleTable(soundBank: soundBank))
+                              sampleRate: sampleRate, presets: self.presets, samples: SampleTable(soundBank: soundBank),
+                              channelCount: configuration.channelCount)
         context = RenderContext(outputRate: sampleRate,
                                 outputGain: configuration.gain * SynthesizerConfiguration.fluidSynthLevelFactor,
                                 velocityToFilter: configuration.velocityToFilter,

@@ -14,17 +14,24 @@ final class VoicePool {
     private(set) var limit = 0
     private var nextSerial: UInt64 = 0
     private let stealing: VoiceStealing
-    private let sampleRate: Double
+    let sampleRate: Double
     /// The presets' regions, and the samples they play.
-    private let presets: PresetTable
-    private var samples: SampleTable
+    let presets: PresetTable
+    var samples: SampleTable
+    /// Per channel, what presets with play conditions remember (empty when no preset has any).
+    let playStates: [PlayState]
+    /// The random number generator's state: seeded, so renders repeat exactly.
+    var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
     /// The frame being dispatched (set by the synthesizer before each frame's events).
     var now: Int64 = 0
     /// The earliest frame a release held back by the minimum note length begins (`.max`: none).
     private(set) var nextDeferredRelease: Int64 = .max
 
-    init(capacity: Int, stealing: VoiceStealing, sampleRate: Double, presets: PresetTable, samples: SampleTable) {
+    init(capacity: Int, stealing: VoiceStealing, sampleRate: Double, presets: PresetTable, samples: SampleTable,
+         channelCount: Int = 16) {
         self.capacity = capacity
+        playStates = presets.playRules.contains { $0 != nil }
+            ? (0..<channelCount).map { _ in PlayState(counterCount: presets.counterCount) } : []
         self.stealing = stealing
         self.sampleRate = sampleRate
         self.presets = presets
@@ -63,21 +70,19 @@ final class VoicePool {
 
     /// A note-on at frame ``now``: the re-struck key and (in mono mode) the channel's other
     /// notes get a note-off (pedals respected), then every region of the channel's preset that
-    /// holds the key and velocity starts a voice mixing into output `bus`.
+    /// holds the key (``Channel/regionKey(forKey:)`` under a tuning) and velocity starts a voice
+    /// mixing into output `bus`.
     func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int, _ context: RenderContext) {
         guard let p = ch.presetIndex else { return }
-        // A new note on a key that is still sounding releases the old one (FluidSynth).
-        releaseForNewNote(on: ch, key: key, context)
-        var glideFrom = ch.takePortamentoSource()
-        if ch.isMono {
-            // Mono mode: the new note replaces whatever the channel was playing.
-            releaseForNewNote(on: ch, key: nil, context)
-            if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
+        if let rules = presets.playRules[p] {
+            conditionalNoteOn(ch, preset: p, rules: rules, key: key, velocity: velocity, bus: bus, context)
+            return
         }
-        ch.lastKey = key
+        let glideFrom = prepareNoteOn(ch, key: key, context)
         let serialBase = nextSerial
         let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
-        for region in presets.regions[p] where region.contains(key: UInt8(key), velocity: UInt8(velocity)) {
+        let regionKey = UInt8(ch.regionKey(forKey: key))
+        for region in presets.regions[p] where region.contains(key: regionKey, velocity: UInt8(velocity)) {
             guard let sample = samples.playable(region.sampleIndex) else { continue }
             // Exclusive class: cut other voices of the same class on this channel.
             let exclusiveClass = Int(region.generators[.exclusiveClass])
@@ -89,18 +94,33 @@ final class VoicePool {
         }
     }
 
+    /// The releases and glide a note-on begins with: a new note on a key that is still sounding
+    /// releases the old one (FluidSynth), and in mono mode the new note replaces whatever the
+    /// channel was playing. Returns the key to glide from (−1: none).
+    func prepareNoteOn(_ ch: Channel, key: Int, _ context: RenderContext) -> Int {
+        releaseForNewNote(on: ch, key: key, context)
+        var glideFrom = ch.takePortamentoSource()
+        if ch.isMono {
+            releaseForNewNote(on: ch, key: nil, context)
+            if glideFrom < 0 && ch.legato { glideFrom = ch.lastKey }
+        }
+        ch.lastKey = key
+        return glideFrom
+    }
+
     /// Starts a voice for `region` in a free slot, or one stolen (``takeSlot(now:)``). Returns
-    /// false when none could be had.
-    private func start(region: Region, sample: SampleInfo, loopPeak: Float, channel: Channel, key: Int, velocity: Int,
-                       portamento: (fromKey: Int, time: Float), bus: Int, context: RenderContext) -> Bool {
-        guard let slot = takeSlot(now: now) else { return false }
+    /// the slot, nil when none could be had.
+    @discardableResult
+    func start(region: Region, sample: SampleInfo, loopPeak: Float, channel: Channel, key: Int, velocity: Int,
+               portamento: (fromKey: Int, time: Float), bus: Int, context: RenderContext) -> Int? {
+        guard let slot = takeSlot(now: now) else { return nil }
         nextSerial += 1
         limit = max(limit, slot + 1)
         voices[slot].start(region: region, sample: sample, loopPeak: loopPeak, channel: channel, key: key,
                            velocity: velocity, frame: now, serial: nextSerial, portamento: portamento,
                            context: context)
         voices[slot].note.bus = bus
-        return true
+        return slot
     }
 
     /// A free slot, or the least important voice stolen: released voices first, then the
@@ -136,7 +156,7 @@ final class VoicePool {
 
     /// Releases `v` now, or at the frame it has played the minimum note length.
     @inline(__always)
-    private func release(_ v: inout Voice, _ context: RenderContext) {
+    func release(_ v: inout Voice, _ context: RenderContext) {
         v.release(now: now, context)
         if v.note.deferredReleaseFrame != 0 { nextDeferredRelease = min(nextDeferredRelease, v.note.deferredReleaseFrame) }
     }
@@ -167,7 +187,7 @@ final class VoicePool {
     /// the pedal lifts, one whose key is still down becomes sustained while the pedal is down.
     private func releaseForNewNote(on channel: Channel, key: Int?, _ context: RenderContext) {
         forEachActive(onChannel: channel.index) { v in
-            guard (key == nil || v.note.key == key) && v.note.startFrame != now else { return }
+            guard (key == nil || v.note.key == key) && v.note.startFrame != now && !v.note.ignoresNoteOff else { return }
             if v.note.isKeyReleased {
                 // Already up: released (or releasing), or held by a pedal that keeps holding it.
                 if !v.note.isSustained && !v.note.isSostenutoHeld { release(&v, context) }
@@ -185,10 +205,13 @@ final class VoicePool {
         }
     }
 
-    /// The key went up.
+    /// The key went up; regions of the channel's preset that a key coming up triggers start.
     func noteOff(_ channel: Channel, key: Int, _ context: RenderContext) {
         forEachActive(onChannel: channel.index) { v in
             if v.note.key == key { noteOff(&v, channel, context) }
+        }
+        if let p = channel.presetIndex, let rules = presets.playRules[p] {
+            conditionalNoteOff(channel, preset: p, rules: rules, key: key, context)
         }
     }
 
@@ -210,6 +233,9 @@ final class VoicePool {
                 v.note.isSustained = false
                 if !v.note.isSostenutoHeld { release(&v, context) }
             }
+            if !playStates.isEmpty && playStates[channel.index].hasPendingRelease {
+                startPendingReleases(channel, context)
+            }
         case .holdWithSostenuto:
             forEachActive(onChannel: channel.index) { v in
                 if !v.note.isKeyReleased { v.note.isSostenutoHeld = true }
@@ -223,12 +249,14 @@ final class VoicePool {
             }
         case .soundOff:
             forEachActive(onChannel: channel.index) { v in v.kill() }
+            if !playStates.isEmpty { playStates[channel.index].forgetKeys() }
         case .releasePedalHeld:
             forEachActive(onChannel: channel.index) { v in
                 if v.note.isSustained || v.note.isSostenutoHeld { release(&v, context) }
             }
         case .notesOff:
             releaseAll(channel, respectingPedals: true, context)
+            if !playStates.isEmpty { playStates[channel.index].forgetKeys() }
         case .selectTuning:
             retune(channel, context)
         }

@@ -52,6 +52,16 @@ struct Voice {
         var isSostenutoHeld = false
         /// The frame a release held back by the minimum note length begins (0: none).
         var deferredReleaseFrame: Int64 = 0
+        /// Play-time rules (``PlayCondition``): the voice plays to its end whatever note-off
+        /// comes (a one-shot or a release-triggered voice).
+        var ignoresNoteOff = false
+        /// Started by a key coming up (a release trigger), not by a key going down.
+        var isReleaseTriggered = false
+        /// The region's polyphony group, and the group whose start stops the voice (nil: none).
+        var group = 0
+        var offBy: Int?
+        /// Seconds of the release an `off_by` cut gives (nil: the voice's own release).
+        var offTime: Float?
     }
 
     var isActive = false
@@ -179,12 +189,13 @@ struct Voice {
         restartControlPeriod()
     }
 
-    /// Exclusive class cut: a very fast release (FluidSynth: −2000 tc), never held back.
-    mutating func quickRelease(_ context: RenderContext) {
+    /// Exclusive class cut: a very fast release (FluidSynth: −2000 tc; an SFZ `off_by` cut
+    /// passes its own), never held back.
+    mutating func quickRelease(_ context: RenderContext, timecents: Float = -2000) {
         guard isActive else { return }
         note.deferredReleaseFrame = 0
-        generators[Int(GeneratorType.releaseVolEnv.rawValue)] = -2000
-        generators[Int(GeneratorType.releaseModEnv.rawValue)] = -2000
+        generators[Int(GeneratorType.releaseVolEnv.rawValue)] = timecents
+        generators[Int(GeneratorType.releaseModEnv.rawValue)] = timecents
         modulation[Int(GeneratorType.releaseVolEnv.rawValue)] = 0
         modulation[Int(GeneratorType.releaseModEnv.rawValue)] = 0
         note.isKeyReleased = true

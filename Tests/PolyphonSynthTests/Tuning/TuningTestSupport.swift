@@ -67,6 +67,25 @@ enum MTS {
     static let gmSystemOn: [UInt8] = [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]
 }
 
+extension TestBank {
+    /// The sine in two regions: keys 0–69 as recorded, keys 70–127 tuned 20 cents sharp (fine
+    /// tune +20), as if from another sample, so a render shows which region a note played.
+    static func sineSplitAtKey70() -> SoundFont {
+        let n = UInt32(sinePeriod * 20)
+        let header = SampleHeader(name: "sine", start: 0, end: n, loopStart: UInt32(sinePeriod), loopEnd: n,
+                                  sampleRate: sineRate, originalPitch: 69, pitchCorrection: 0)
+        let low = Zone(generators: [Generator.range(.keyRange, 0...69), Generator(.sampleModes, 1), Generator(.sampleID, 0)])
+        let high = Zone(generators: [Generator.range(.keyRange, 70...127), Generator(.fineTune, 20), Generator(.sampleModes, 1),
+                                     Generator(.sampleID, 0)])
+        let inst = Instrument(name: "split sine", zones: [low, high])
+        let pzone = Zone(generators: [Generator(.instrument, 0)])
+        let presets = [Preset(name: "Split", program: 0, bank: 0, zones: [pzone]),
+                       Preset(name: "Split kit", program: 0, bank: 128, zones: [pzone])]
+        return SoundFont(presets: presets, instruments: [inst], samples: [header],
+                         sampleData: SampleData(copying: sineSamples()))
+    }
+}
+
 /// A short piece as timed messages, rendered by Polyphon and by FluidSynth, and pitch measured
 /// on both renders.
 struct TuningScore {
@@ -89,6 +108,16 @@ struct TuningScore {
     }
 
     var duration: Double { (events.map(\.seconds).max() ?? 0) + 0.5 }
+
+    /// This score with its SysEx messages replaced by `other`'s events.
+    func replacingSystemExclusive(with other: TuningScore) -> TuningScore {
+        var score = self
+        score.events.removeAll {
+            if case .systemExclusive = $0.message { true } else { false }
+        }
+        score.events.insert(contentsOf: other.events, at: 0)
+        return score
+    }
 
     /// Polyphon's render (left channel), every event on its exact frame.
     func renderPolyphon(_ bank: SoundFont, fluidSynthCompatible: Bool = false,

@@ -1,0 +1,65 @@
+import Foundation
+import PolyphonSoundFont
+import PolyphonSynth
+import PolyphonTestSupport
+import Testing
+@testable import PolyphonSFZ
+
+/// SFZ instruments on programs of their own, stacked over a General MIDI bank
+/// (``SoundFont/init(stacking:)``): which bank played a note is told by its pitch.
+@Suite struct SFZBankStackTests {
+    /// One SFZ instrument read from disk, its regions playing a 1 s sine at `hertz` whatever the key.
+    static func instrument(_ text: String, hertz: Double, in directory: TemporaryDirectory, name: String) throws -> SFZInstrument {
+        let writer = TestFiles(root: directory.path)
+        try writer.write(TestAudio.wav([TestAudio.sine(frequency: hertz, frames: 44_100)]), to: "\(name).wav")
+        try writer.write(text.replacingOccurrences(of: "$SAMPLE", with: "\(name).wav"), to: "\(name).sfz")
+        return try SFZInstrument(contentsOf: directory.file("\(name).sfz"))
+    }
+
+    /// The pitch of `key` on `channel` after a program change to `program`.
+    static func pitch(_ bank: SoundFont, program: UInt8, channel: UInt8 = 0, key: UInt8 = 60) throws -> Double {
+        let synthesizer = try Synthesizer(soundBank: bank)
+        synthesizer.sendProgramChange(program, onChannel: channel)
+        synthesizer.startNote(key, withVelocity: 100, onChannel: channel)
+        let out = synthesizer.renderSeconds(0.3)
+        return Measure.frequency(out.left[out.frame(0.1)..<out.frame(0.3)], rate: out.rate)
+    }
+
+    @Test func sfzProgramsAndKitPlayOverAGeneralMIDIBank() throws {
+        let directory = try TemporaryDirectory(prefix: "polyphon-sfz-stack")
+        let piano = try Self.instrument("<region> sample=$SAMPLE pitch_keytrack=0", hertz: 300, in: directory, name: "piano")
+        let guitar = try Self.instrument("<region> sample=$SAMPLE pitch_keytrack=0", hertz: 500, in: directory, name: "guitar")
+        let kit = try Self.instrument("<region> sample=$SAMPLE key=36 pitch_keytrack=0", hertz: 700, in: directory, name: "kit")
+        #expect(kit.looksLikeDrumKit)
+        try piano.preloadSamples()
+        #expect(piano.sampleStore?.statistics.samples == 1)
+        let pianoBank = SFZSoundBank(piano, placement: .preset(bank: 0, program: 0), releasingDecodedSamples: true)
+        // The bank holds the only copy of the points: the store let its decoded file go.
+        #expect(piano.sampleStore?.statistics.samples == 0)
+        let guitarBank = SFZSoundBank(guitar, placement: .preset(bank: 0, program: 41))
+        let kitBank = SFZSoundBank(kit)
+        #expect(kitBank.placement == .drumKit)
+        // SineBank: every program a looped sine sounding A4 + 3.9 cents at key 69.
+        let generalMIDI = SineBank.everyProgram()
+        let sf2AtMiddleC = 441 * pow(2, -9.0 / 12)
+
+        let stack = try SoundFont(stacking: [pianoBank.soundFont, guitarBank.soundFont, kitBank.soundFont, generalMIDI])
+        #expect(stack.presets.count == 128 + 1)
+        let heard: [(program: UInt8, channel: UInt8, key: UInt8, hertz: Double, what: String)] = [
+            (0, 0, 60, 300, "program 0 from piano.sfz"),
+            (40, 1, 60, sf2AtMiddleC, "program 40 from the SoundFont"),
+            (41, 2, 60, 500, "program 41 from guitar.sfz"),
+            (0, 9, 36, 700, "the kit from kit.sfz"),
+        ]
+        for h in heard {
+            let f = try Self.pitch(stack, program: h.program, channel: h.channel, key: h.key)
+            #expect(abs(Measure.cents(f, h.hertz)) < 1, "\(h.what): \(f) Hz")
+        }
+        // The first bank with a program plays it: the SoundFont first hides the SFZ piano.
+        let soundFontFirst = try SoundFont(stacking: [generalMIDI, pianoBank.soundFont])
+        #expect(abs(Measure.cents(try Self.pitch(soundFontFirst, program: 0), sf2AtMiddleC)) < 1)
+        // A bank built after the store let go decodes the file again and sounds the same.
+        #expect(abs(Measure.cents(try Self.pitch(SFZSoundBank(piano).soundFont, program: 5), 300)) < 1)
+        #expect(throws: SoundBankStackError.self) { try SoundFont(stacking: []) }
+    }
+}
