@@ -54,6 +54,61 @@ public struct SFZSoundBank: Sendable {
         var failedFiles: Set<Int> = []
         var cycles: [SFZCycleKey: Int] = [:]      // generated wave and keycenter → sample header
         var zones: [Zone] = []
+        var pool = SFZSamplePool()
+
+        for region in instrument.regions {
+            notes.record(region)
+            guard region.selection.triggersOnKeys, !SFZPlayConditionMapping.isUnreachable(region) else { continue }
+            guard let source = region.playback.sample else { continue }
+            var channelSamples: [Int] = []
+            var frameCount = 0
+            let playback: SFZResolvedPlayback
+            switch source {
+            case .file:
+                guard let fileIndex = region.sampleIndex, !failedFiles.contains(fileIndex),
+                      let provider = instrument.sampleProvider else { continue }
+                let decoded: SFZDecodedSample
+                do {
+                    decoded = try provider.sample(at: fileIndex)
+                } catch {
+                    failedFiles.insert(fileIndex)
+                    warnings.append(SFZWarning(.missingSample, at: region.location,
+                                               "\(error); the regions playing it are skipped"))
+                    continue
+                }
+                if let known = samplesByFile[fileIndex] {
+                    channelSamples = known
+                } else {
+                    channelSamples = pool.add(decoded, name: instrument.samples[fileIndex].name)
+                    samplesByFile[fileIndex] = channelSamples
+                }
+                frameCount = decoded.metadata.frameCount
+                playback = region.resolvedPlayback(sample: decoded.metadata)
+            case .generator(let generator):
+                guard generator.isPeriodic else {
+                    if generator != .silence { notes.note("*noise and *gnoise samples", region) }
+                    continue
+                }
+                let key = SFZCycleKey(generator: generator, keycenter: region.pitch.keycenter)
+                if let known = cycles[key] {
+                    channelSamples = [known]
+                } else {
+                    channelSamples = [Self.addCycle(of: generator, keycenter: key.keycenter, to: &pool)]
+                    cycles[key] = channelSamples[0]
+                }
+                frameCount = Self.cyclePoints
+                var resolved = region.resolvedPlayback(sample: nil)
+                resolved.end = frameCount - 1
+                resolved.loop = SFZRange(0, frameCount - 1)
+                playback = resolved
+            }
+            let pans: [Float] = channelSamples.count == 2 ? [-500, 500] : [region.amplitude.pan.value * 5]
+            for (sampleID, pan) in zip(channelSamples, pans) {
+                // Each zone its own round-robin counter: a stereo file's two count alike.
+                let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
+                                                                  defaultKeyswitch: instrument.defaultKeyswitch)
+                zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
+                                                                        frameCount: frameCount, pan: pan),
                                   modulators: SFZZoneMapping.cancelledDefaults
                                       + SFZZoneMapping.controllerModulators(region),
                                   playCondition: condition, shaping: SFZZoneMapping.shaping(region)))
