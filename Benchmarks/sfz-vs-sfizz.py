@@ -15,6 +15,9 @@ difference, envelope points, pan and release. sfizz plays samples whole only wit
 import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wav_reading import read_wav
+
 RATE = 44100
 
 def write_wav(path, points, smpl_loop=None):
@@ -52,20 +55,6 @@ INSTRUMENTS = {
 <region> sample=loop.wav lokey=66 ampeg_release=0.5 pan=-30 amplitude=40 pitch_keytrack=50
 """,
 }
-
-def read_wav(path):
-    b = open(path, 'rb').read(); i = 12
-    while i < len(b):
-        cid, n = b[i:i + 4], struct.unpack('<I', b[i + 4:i + 8])[0]; body = b[i + 8:i + 8 + n]
-        if cid == b'fmt ': tag, channels, _, _, _, bits = struct.unpack('<HHIIHH', body[:16])
-        if cid == b'data': data = body
-        i += 8 + n + (n & 1)
-    if bits == 16: x = np.frombuffer(data, '<i2') / 32768
-    elif bits == 24:
-        a = np.frombuffer(data, np.uint8).reshape(-1, 3).astype(np.int32)
-        x = ((a[:, 0] | (a[:, 1] << 8) | (a[:, 2] << 16)) << 8 >> 8) / 8388608
-    else: x = np.frombuffer(data, '<f4')
-    return x.reshape(-1, channels)
 
 def hertz(x):
     s = np.where((x[:-1] < 0) & (x[1:] >= 0))[0]; t = s + (-x[s] / (x[s + 1] - x[s]))

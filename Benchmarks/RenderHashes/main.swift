@@ -122,7 +122,7 @@ nonisolated(unsafe) var cursor = 0
         }
         if job.player {
             let player = try MIDIPlayer(song: Song(midiFile: file), soundBank: bankByPath[job.bank]!,
-                                        configuration: options.synthesizer)
+                                        configuration: options.synthesizer, threads: renderThreads)
             try player.renderToCompletion(blockSize: job.block, into: mix)
         } else if job.stems {
             try renderer.renderStems(file, mode: .track, stemSink: { _ in

@@ -20,17 +20,20 @@ public struct Region: Sendable {
     /// The instrument zone's play-time rules (nil: the region plays whenever it contains the
     /// note, as SF2 says).
     public var playCondition: PlayCondition?
+    /// What the instrument zone plays beyond SF2 (else its global zone's), nil for nothing.
+    public var shaping: VoiceShaping?
 
     /// A region from already resolved values (see ``SoundFont/regions(forPresetAt:defaultModulators:)``).
     public init(keyRange: ClosedRange<UInt8>, velocityRange: ClosedRange<UInt8>,
                 generators: GeneratorSet, modulators: [Modulator], sampleIndex: Int,
-                playCondition: PlayCondition? = nil) {
+                playCondition: PlayCondition? = nil, shaping: VoiceShaping? = nil) {
         self.keyRange = keyRange
         self.velocityRange = velocityRange
         self.generators = generators
         self.modulators = modulators
         self.sampleIndex = sampleIndex
         self.playCondition = playCondition
+        self.shaping = shaping
     }
 
     /// True when the note falls inside both ranges.

@@ -102,7 +102,8 @@ extension SoundFont {
 
                 regions.append(Region(keyRange: keys, velocityRange: velocities,
                                       generators: generators, modulators: modulators,
-                                      sampleIndex: sampleIndex, playCondition: instrumentZone.playCondition))
+                                      sampleIndex: sampleIndex, playCondition: instrumentZone.playCondition,
+                                      shaping: instrumentZone.shaping ?? instrumentGlobal?.shaping))
             }
         }
         return regions

@@ -9,12 +9,18 @@ public struct Zone: Hashable, Sendable {
     public var modulators: [Modulator]
     /// Play-time rules of an SFZ region (nil for SF2 and DLS zones, which files cannot carry).
     public var playCondition: PlayCondition?
+    /// What an instrument zone built in code plays beyond SF2 (SFZ instruments), nil for
+    /// nothing.
+    public var shaping: VoiceShaping?
 
-    /// A zone with the given generators and modulators.
-    public init(generators: [Generator] = [], modulators: [Modulator] = [], playCondition: PlayCondition? = nil) {
+    /// A zone with the given generators and modulators, its play-time rules and what it plays
+    /// beyond SF2.
+    public init(generators: [Generator] = [], modulators: [Modulator] = [], playCondition: PlayCondition? = nil,
+                shaping: VoiceShaping? = nil) {
         self.generators = generators
         self.modulators = modulators
         self.playCondition = playCondition
+        self.shaping = shaping
     }
 
     /// The last value set for a generator in this zone, if any.

@@ -96,7 +96,11 @@ import PolyphonSoundFont
         s.startNote(69, withVelocity: 100, onChannel: 0)
         _ = s.renderSeconds(0.5, block: 1024)
         #expect(s.threadedRounds == 0 && pool.tasksRun == 0)
-        for key in UInt8(40)..<UInt8(72) { s.startNote(key, withVelocity: 90, onChannel: 0) }
+        // 16 voices of 1024 frames: work enough by voice frames, too few voices to win.
+        for key in UInt8(40)..<UInt8(55) { s.startNote(key, withVelocity: 90, onChannel: 0) }
+        _ = s.renderSeconds(0.5, block: 1024)
+        #expect(s.activeVoiceCount == 16 && s.threadedRounds == 0 && pool.tasksRun == 0)
+        for key in UInt8(55)..<UInt8(80) { s.startNote(key, withVelocity: 90, onChannel: 0) }
         _ = s.renderSeconds(0.5, block: 1024)
         #expect(s.threadedRounds > 0)
     }

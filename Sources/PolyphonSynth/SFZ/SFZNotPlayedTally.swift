@@ -34,23 +34,45 @@ struct SFZNotPlayedTally {
             || region.trigger.sustainThreshold != 1) {
             note("sustain_sw, sustain_cc, sustain_lo (release triggers follow CC64 at 64)", region)
         }
-        if !region.filters.isEmpty || !region.equalizers.isEmpty { note("filters and equalisers", region) }
-        if region.amplitudeLFO != nil || region.pitchLFO != nil || region.filterLFO != nil || !region.lfos.isEmpty {
-            note("LFOs", region)
+        if let filter = region.filters.first {
+            if SFZZoneMapping.shape(of: filter.type) == nil {
+                note("fil_type=\(filter.type.rawValue) (the region plays unfiltered)", region)
+            }
+            if !filter.velocityTracking.controllers.isEmpty || filter.random != 0
+                || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0 {
+                note("fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft", region)
+            }
+            noteControllers(filter.cutoff.controllers + filter.resonance.controllers, region)
         }
-        if region.pitchEnvelope != nil || region.filterEnvelope != nil || !region.flexEnvelopes.isEmpty {
-            note("pitch, filter and flex envelopes", region)
+        if region.filters.count > 1 { note("second filters (fil2_type, cutoff2 …)", region) }
+        if !region.equalizers.isEmpty { note("equalisers (eqN_*)", region) }
+        if !region.lfos.isEmpty { note("LFOs v2 (lfoN_*)", region) }
+        if region.filterLFO != nil && SFZZoneMapping.filterShape(region) == nil {
+            note("fillfo_* without a filter the voice plays", region)
         }
+        for lfo in [region.amplitudeLFO, region.pitchLFO, region.filterLFO].compactMap({ $0 }) {
+            if SFZZoneMapping.lfoShape(lfo) == nil { note("LFO wave 12 (sample and hold)", region) }
+            if !lfo.frequency.controllers.isEmpty || !lfo.depth.controllers.isEmpty || lfo.depthByChannelPressure != 0
+                || lfo.depthByKeyPressure != 0 || lfo.frequencyByChannelPressure != 0 || lfo.frequencyByKeyPressure != 0 {
+                note("*lfo_freq/depth_onccN and aftertouch LFO modifiers", region)
+            }
+        }
+        if region.filterEnvelope != nil && SFZZoneMapping.filterShape(region) == nil {
+            note("fileg_* without a filter the voice plays", region)
+        }
+        for envelope in [region.pitchEnvelope, region.filterEnvelope].compactMap({ $0 })
+        where !envelope.controllerModifiers.isEmpty || !envelope.depth.controllers.isEmpty || envelope.isDynamic {
+            note("pitcheg_*/fileg_* controller modifiers (*_onccN) and *_dynamic", region)
+        }
+        if !region.flexEnvelopes.isEmpty { note("flex envelopes (egN_*)", region) }
         if region.crossfade != SFZCrossfade() { note("crossfades (xfin_*, xfout_*)", region) }
         let amplitude = region.amplitude
         if amplitude.velocityTracking != SFZModulatedValue(100) || !amplitude.velocityCurve.isEmpty
             || amplitude.keytrack != 0 || amplitude.random != 0 {
             note("amp_veltrack, amp_velcurve_N, amp_keytrack, amp_random (velocity follows (v/127)²)", region)
         }
-        if !amplitude.volume.controllers.isEmpty || !amplitude.amplitude.controllers.isEmpty
-            || !amplitude.pan.controllers.isEmpty || !region.pitch.tune.controllers.isEmpty {
-            note("controller modulation (*_onccN)", region)
-        }
+        if !amplitude.amplitude.controllers.isEmpty { note("amplitude_onccN", region) }
+        noteControllers(amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers, region)
         if SFZZoneMapping.gainDecibels(amplitude) > 0 { note("gain above 0 dB (played at 0 dB)", region) }
         if amplitude.width != SFZModulatedValue(100) || amplitude.position != SFZModulatedValue(0) {
             note("width and position", region)
@@ -76,6 +98,18 @@ struct SFZNotPlayedTally {
         if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
         let polyphony = region.polyphony
         if polyphony.limit != nil || polyphony.noteLimit != nil { note("polyphony, note_polyphony", region) }
+    }
+
+    /// Notes the controller inputs of `region` the voice does not follow as sfizz does (a curve,
+    /// a step or a source it lacks) or follows without smoothing.
+    private mutating func noteControllers(_ inputs: [SFZControllerInput], _ region: SFZRegion) {
+        if inputs.contains(where: { !SFZZoneMapping.isPlayed($0) }) {
+            note("*_onccN with a curve (*_curveccN), a step (*_stepccN) or a source other than CC 0–127, bend,"
+                 + " aftertouch, velocity or key (the input is left out)", region)
+        }
+        if inputs.contains(where: { SFZZoneMapping.isPlayed($0) && $0.smoothing > 0 }) {
+            note("*_smoothccN (the value follows the controller at once)", region)
+        }
     }
 
     /// Counts a region the bank plays; a stereo file with `pan` notes that its pan is ignored.

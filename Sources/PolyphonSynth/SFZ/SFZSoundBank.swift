@@ -14,8 +14,12 @@ import PolyphonSoundFontCore
 /// `sw_previous`, `sw_default`), `lochan`/`hichan`, `loccN`/`hiccN`, `lobend`/`hibend`,
 /// `loprog`/`hiprog` and aftertouch ranges; triggers (`release` held back by the sustain pedal,
 /// `release_key`, `first`, `legato`, `rt_decay`, `rt_dead`); `one_shot` voices that ignore
-/// note-off; and polyphony groups (`group`, `off_by`, `off_mode`, `off_time`). What it cannot
-/// play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
+/// note-off; and polyphony groups (`group`, `off_by`, `off_mode`, `off_time`). Beside it a
+/// `VoiceShaping` plays, with sfizz's designs, the filter (`fil_type` low-, high-, band-pass and
+/// band-reject of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack`), the
+/// `pitcheg_*` and `fileg_*` envelopes and the v1 LFOs `amplfo_*`, `pitchlfo_*`, `fillfo_*`;
+/// `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and `resonance_onccN` become SF2
+/// modulators. What it cannot play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
 ///
 /// Samples are decoded through the instrument's `SFZInstrument.sampleProvider`
 /// and copied once into the bank's pool, so the bank owns its points and any number of
@@ -105,7 +109,9 @@ public struct SFZSoundBank: Sendable {
                                                                   defaultKeyswitch: instrument.defaultKeyswitch)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pan),
-                                  modulators: SFZZoneMapping.cancelledDefaults, playCondition: condition))
+                                  modulators: SFZZoneMapping.cancelledDefaults
+                                      + SFZZoneMapping.controllerModulators(region),
+                                  playCondition: condition, shaping: SFZZoneMapping.shaping(region)))
             }
             notes.recordPlayed(region, channels: channelSamples.count)
         }

@@ -34,7 +34,8 @@ extension Synthesizer {
         set { context.explicitFilterFlush = newValue }
     }
     /// Whether every round of voices is spread over the threads, however little work it holds
-    /// (``VoiceRenderer/minimumThreadedWork``), and how many rounds were.
+    /// (``VoiceRenderer/minimumThreadedVoices``, ``VoiceRenderer/minimumThreadedWork``), and how
+    /// many rounds were.
     @_spi(Testing) public var spreadsEveryRoundOverThreads: Bool {
         get { renderer.alwaysUsesThreads }
         set { renderer.alwaysUsesThreads = newValue }

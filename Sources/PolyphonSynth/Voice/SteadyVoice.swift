@@ -55,6 +55,7 @@ extension Voice {
             addSteadyFlushes(at: done + control.framesLeftInPeriod, count: skipped, events: &events, context: context)
             let produced = oscillator.render(kernel, sample: sample, tables: context.tables, scratch: scratch,
                                              out: out + done, count: n, ramp: &ramp)
+            if shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
             ranOn(n, skipping: skipped)
             done += produced
             if produced < n { kill(); break }
@@ -98,6 +99,7 @@ extension Voice {
             && target * min(loopPeak, 1) >= Voice.noiseFloor
             && !sound.usesModulationLFO && sound.vibLfoToPitch == 0 && sound.portamentoStep == 0
             && (!sound.usesModulationEnvelope || modulationEnvelope.isSteady)
+            && (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
             && (!sound.filterActive || filterHoldsStill(sharing: sharing, context: context))
         steadiness.judgedSharing = sharing
         steadiness.judgedMember = membership.inSharedFilter

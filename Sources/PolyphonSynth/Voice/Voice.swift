@@ -84,6 +84,12 @@ struct Voice {
     var vibratoLFO = LFO()
     /// The voice's own filter (run in batches by ``FilterBatch``).
     var filter = LowPassFilter()
+    /// A filter of another shape in its place, run by the voice itself (``ShapedFilter``).
+    var shapedFilter = ShapedFilter()
+    /// Envelopes of sfizz's shape on the pitch and that filter's cutoff (``ShapedEnvelopes``).
+    var shapedEnvelopes = ShapedEnvelopes()
+    /// LFOs of sfizz's on the volume, pitch and that filter's cutoff (``ShapedLFOs``).
+    var shapedLFOs = ShapedLFOs()
     var ramp = GainRamp()
 
     /// The parameters the SF2 rules derive from generators, modulators and the channel.
@@ -116,6 +122,9 @@ struct Voice {
         modulators = region.modulators
         note.exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
+        shapedFilter.start(region.shaping?.filter, key: k, velocity: vel)
+        shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
+        shapedLFOs.start(region.shaping, rate: context.outputRate)
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -175,6 +184,7 @@ struct Voice {
         updateReleaseTimes(context)
         volumeEnvelope.release()
         modulationEnvelope.release()
+        if shapedEnvelopes.isActive { shapedEnvelopes.release() }
         if loopMode == 3 { oscillator.isLooping = false }
         restartControlPeriod()
     }
@@ -195,6 +205,7 @@ struct Voice {
         updateReleaseTimes(context)
         volumeEnvelope.release()
         modulationEnvelope.release()
+        if shapedEnvelopes.isActive { shapedEnvelopes.release() }
         restartControlPeriod()
     }
 
@@ -228,6 +239,8 @@ struct Voice {
             control.vibLfoPending += elapsed
             if sound.filterActive { control.filterHeldFrames += elapsed }
             sound.advancePortamento(elapsed)
+            if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
+            if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         }
         modulationEnvelope.advance(control.modEnvPending + elapsed)
         control.modEnvPending = 0
@@ -263,6 +276,7 @@ struct Voice {
             }
             let n = min(count - done, control.framesLeftInPeriod)
             let produced = renderOscillator(n, into: out + done, scratch: scratch, context: context)
+            if shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
             done += produced
             if produced < n { kill(); break }
         }
@@ -297,11 +311,18 @@ struct Voice {
         let period = Voice.controlPeriod
         control.framesLeftInPeriod = period
         let (modLfo, modEnv, vibLfo) = modulatorsNow()
-        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, wholeCents: context.wholeCentPitch)
+        // sfizz-shaped envelopes and LFOs where the period ends, like the SF2 modulators.
+        let shaped = shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
+        let lfos = shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
+        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, extraCents: shaped.pitch + lfos.pitch,
+                                  wholeCents: context.wholeCentPitch)
+        if shapedFilter.isActive {
+            aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff, context: context)
+        }
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
         // Gain at the end of the period, reached by a linear ramp.
-        let target = gainAtEndOfPeriod(continued: continued, context: context)
+        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume, context: context)
         let now = ramp.current
         return ControlPoint(pitchStep: pitchStep, filter: filter, gainTarget: target,
                             gain: GainRamp(start: now, step: (target - now) / Float(period), index: 0))
@@ -347,6 +368,8 @@ struct Voice {
         control.modLfoPending += elapsed
         control.vibLfoPending += elapsed
         sound.advancePortamento(elapsed)
+        if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
+        if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         return continued
     }
 
@@ -391,9 +414,12 @@ struct Voice {
     /// cents, whose sample root is whole). Matching it keeps every harmonic of a vibrato or a
     /// bent note on FluidSynth's frequencies; a tuning's fractions of a cent need the exact one.
     @inline(__always)
-    private mutating func pitchStep(modLfo: Float, modEnv: Float, vibLfo: Float, wholeCents: Bool) -> Double? {
+    private mutating func pitchStep(modLfo: Float, modEnv: Float, vibLfo: Float, extraCents: Float,
+                                    wholeCents: Bool) -> Double? {
         let note = sound.pitchCents + sound.portamentoCents
+        // `extraCents` (the shaped pitch envelope) is 0 for SF2 voices, which adding leaves exact.
         let modulation = modLfo * sound.modLfoToPitch + vibLfo * sound.vibLfoToPitch + modEnv * sound.modEnvToPitch
+            + extraCents
         let base = wholeCents ? note.rounded(.down) : note
         let cents = wholeCents ? (note + modulation).rounded(.down) : note + modulation
         guard cents != control.lastPitchCents else { return nil }
@@ -408,6 +434,17 @@ struct Voice {
         return abs(step) <= 100
             ? control.baseRatio * Double(Units.exp2Small(step * (1.0 / 1200.0)))
             : Double(Units.centsToRatio(cents)) * sound.sampleRateRatio
+    }
+
+    /// Aims the shaped filter at its cutoff now — its own with the modulators aimed at
+    /// `initialFilterFc`, the modulation LFO and envelope and `extraCents` — and its resonance with those
+    /// aimed at `initialFilterQ` (centibels).
+    @inline(__always)
+    private mutating func aimShapedFilter(modLfo: Float, modEnv: Float, extraCents: Float, context: RenderContext) {
+        let cents = shapedFilter.baseCents + modulation[Int(GeneratorType.initialFilterFc.rawValue)]
+            + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter + extraCents
+        let resonance = shapedFilter.baseResonance + modulation[Int(GeneratorType.initialFilterQ.rawValue)] / 10
+        shapedFilter.aim(cents: cents, resonance: resonance, outputRate: context.outputRate, frames: Voice.controlPeriod)
     }
 
     /// The filter's cutoff now: a changed one glides over the period (the first one sets the
@@ -433,7 +470,7 @@ struct Voice {
     /// times attenuation, soft pedal and LFO. Marks the voice to end after the period when the
     /// envelope finishes there, or when past its attack neither end of the ramp can be heard.
     @inline(__always)
-    private mutating func gainAtEndOfPeriod(continued: Bool, context: RenderContext) -> Float {
+    private mutating func gainAtEndOfPeriod(continued: Bool, extraDecibels: Float, context: RenderContext) -> Float {
         let period = Voice.controlPeriod
         var env = volumeEnvelope
         env.advance(period)
@@ -449,7 +486,8 @@ struct Voice {
             control.endsAfterPeriod = true
             return 0
         }
-        let cb = sound.attenuation + sound.softPedalCentibels - lfoAtEnd * sound.modLfoToVolume
+        // `extraDecibels` (the shaped volume LFO) is 0 for SF2 voices, which subtracting leaves exact.
+        let cb = sound.attenuation + sound.softPedalCentibels - lfoAtEnd * sound.modLfoToVolume - extraDecibels * 10
         let target: Float
         if env.stage == .sustain && volumeEnvelope.stage == .sustain && cb == control.lastCentibels {
             target = control.lastTarget  // a held note at a steady level: nothing to recompute

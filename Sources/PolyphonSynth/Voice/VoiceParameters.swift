@@ -156,8 +156,9 @@ extension Voice {
         sound.modLfoToVolume = total(.modLfoToVolume)
         if ch.soft { sound.filterCutoffCents = max(1500, sound.filterCutoffCents - 600) }
         let wasActive = sound.filterActive
-        sound.filterActive = sound.filterCutoffCents < 13500 || sound.filterQ > 0 || sound.modLfoToFilter != 0
-            || sound.modEnvToFilter != 0
+        // A shaped filter plays in place of the SF2 low-pass.
+        sound.filterActive = !shapedFilter.isActive && (sound.filterCutoffCents < 13500 || sound.filterQ > 0
+            || sound.modLfoToFilter != 0 || sound.modEnvToFilter != 0)
         if sound.filterActive && !wasActive { filter.reset() }
 
         let pan = Units.panGains(total(.pan))

@@ -25,15 +25,18 @@
 /// in pool order across voices — the router's joins and leaves, the shared filters' inputs —
 /// runs on the render thread between the two. So every output sample is summed in the same
 /// order whatever the thread count, and the output is the same bytes. Rounds too small to
-/// repay the hand-off (``minimumThreadedWork``) stay on the render thread. Everything is
+/// repay the hand-off (``minimumThreadedVoices``, ``minimumThreadedWork``) stay on the render thread. Everything is
 /// allocated up front: rendering allocates nothing.
 final class VoiceRenderer {
     /// Voices per round on one thread: their buffers (round × chunk floats) stay in cache.
     static let window = 32
     /// Voices per round when threads share them: more work per hand-off.
     static let threadedWindow = 128
-    /// The least work, in voice frames, a round must hold to be spread over threads: below it
-    /// handing tasks to other threads and waiting for them costs more than it saves.
+    /// The least a round must hold to be spread over threads, in voices and in voice frames:
+    /// below either, handing tasks to other threads and waiting for them costs more than it
+    /// saves. Measured (`PolyphonBenchmark --thread-threshold`, Documentation/threads.md):
+    /// rounds of 16 voices or fewer never won on two threads, at any block size up to 1024.
+    static let minimumThreadedVoices = 32
     static let minimumThreadedWork = 8 * 1024
 
     /// How a voice of the round goes into the mix.
@@ -185,7 +188,7 @@ final class VoiceRenderer {
     /// this thread, in pool order), then mixed (in stretches of frames, on any thread).
     private func renderRound(_ r: Int) {
         roundCount = r
-        let threaded = threads != nil && lanes.count > 1 && (alwaysUsesThreads || r * count >= Self.minimumThreadedWork)
+        let threaded = threads != nil && lanes.count > 1 && (alwaysUsesThreads || r >= Self.minimumThreadedVoices && r * count >= Self.minimumThreadedWork)
         let threadCount = threaded ? lanes.count : 1
         // A few slices per thread, so one that finishes early takes another.
         sliceCount = threaded ? max(1, min(3 * threadCount, r / 4)) : 1

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""SFZ modulation rendered by Polyphon and by sfizz_render and compared: filters (fil_type,
+cutoff, resonance, fil_keytrack, fil_veltrack) by their magnitude response, and the pitch and
+filter envelopes (pitcheg_*, fileg_*) by pitch in cents and level in dB over time.
+
+    Benchmarks/sfz-modulation-vs-sfizz.py SFIZZ_RENDER [POLYPHON] [WORKDIR]
+
+SFIZZ_RENDER is sfizz's `sfizz_render`, built from sfizz's sources outside the repository;
+POLYPHON defaults to .build/debug/polyphon. Writes into WORKDIR (default a new temporary folder)
+a 2 s white-noise sample (seeded), an instrument whose keys each play it through one filter
+(key 40 unfiltered, the reference), a MIDI file playing every key for 1 s, renders it with
+both programs at 48 kHz (see RATE) and prints, for each filter, the response (filtered spectrum over the
+unfiltered one, Welch-averaged over 0.2–0.9 s of the note) at octaves around the cutoff and the
+frequency where it crosses −3 dB (first from the pass band), both programs side by side. Then
+a sine (C4) whose pitch a pitch envelope moves, and the noise through a low-pass a filter
+envelope opens, each held 1.2 s: pitch (zero crossings over 20 ms) and level (RMS over 20 ms)
+at points through every stage; then a pitch and a volume LFO on the sine. Needs python3 with
+numpy.
+"""
+import math, os, struct, subprocess, sys, tempfile
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wav_reading import read_wav
+
+# sfizz's filters run at its default 48 kHz whatever the output rate (Voice::setMaxFiltersPerVoice
+# makes new filters after setSampleRate), which at 44.1 kHz lowers every cutoff by 44.1/48
+# (−147 cents): the comparison renders at 48 kHz, where sfizz's filters are right.
+RATE = 48000
+
+def write_wav(path, points):
+    data = np.clip(np.round(points * 32767), -32768, 32767).astype('<i2').tobytes()
+    fmt = struct.pack('<HHIIHH', 1, 1, RATE, RATE * 2, 2, 16)
+    body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
+    open(path, 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+
+# (key, velocity, opcodes, cutoff the response is read around, response kind)
+FILTERS = [
+    (40, 127, '', 0, ''),
+    (41, 127, 'fil_type=lpf_1p cutoff=1000', 1000, 'low'),
+    (42, 127, 'fil_type=lpf_2p cutoff=1000', 1000, 'low'),
+    (43, 127, 'fil_type=lpf_2p cutoff=1000 resonance=12', 1000, 'low'),
+    (44, 127, 'fil_type=lpf_4p cutoff=2000', 2000, 'low'),
+    (45, 127, 'fil_type=lpf_6p cutoff=2000', 2000, 'low'),
+    (46, 127, 'fil_type=hpf_1p cutoff=1000', 1000, 'high'),
+    (47, 127, 'fil_type=hpf_2p cutoff=1000', 1000, 'high'),
+    (48, 127, 'fil_type=hpf_4p cutoff=500 resonance=3', 500, 'high'),
+    (49, 127, 'fil_type=hpf_6p cutoff=500', 500, 'high'),
+    (50, 127, 'fil_type=bpf_1p cutoff=1000', 1000, 'band'),
+    (51, 127, 'fil_type=bpf_2p cutoff=1000 resonance=6', 1000, 'band'),
+    (52, 127, 'fil_type=brf_2p cutoff=1000', 1000, 'notch'),
+    (53, 127, 'cutoff=500 fil_keytrack=100 fil_keycenter=41', 1000, 'low'),
+    (54, 64, 'cutoff=500 fil_veltrack=2400', 500 * 2 ** (2400 * 64 / 127 / 1200), 'low'),
+]
+
+def write_midi(path, notes, held, spacing=1):
+    """`notes` (key, velocity) `spacing` seconds apart, each held `held` seconds; 960 ticks
+    are 1 s."""
+    def vlq(n):
+        out = [n & 0x7F]; n >>= 7
+        while n: out.insert(0, (n & 0x7F) | 0x80); n >>= 7
+        return bytes(out)
+    events, last = vlq(0) + b'\xff\x51\x03' + struct.pack('>I', 500000)[1:], 0
+    step = 960 * spacing
+    for i, (key, velocity) in enumerate(notes):
+        on, off = i * step, i * step + int(held * 960)
+        events += vlq(on - last) + bytes([0x90, key, velocity]); last = on
+        events += vlq(off - last) + bytes([0x80, key, 0]); last = off
+    events += vlq(960) + b'\xff\x2f\x00'
+    open(path, 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk' + struct.pack('>I', len(events)) + events)
+
+N = 4096
+def power(x):
+    w = np.hanning(N); frames = [x[i:i + N] * w for i in range(0, len(x) - N, N // 2)]
+    return np.mean([np.abs(np.fft.rfft(f)) ** 2 for f in frames], axis=0)
+
+def response(out, index, reference):
+    x = out[int((index + 0.2) * RATE):int((index + 0.9) * RATE), 0]
+    return 10 * np.log10(power(x) / reference)
+
+def crossing(freqs, r, kind, fc):
+    """The −3 dB point read from the pass band: walking up from 40 Hz for a low-pass, down from
+    the top for a high-pass, up from the cutoff for a band-pass (its upper edge); interpolated
+    in dB. None for a notch."""
+    if kind == 'notch': return float('nan')
+    bins = np.arange(len(freqs))
+    order = {'low': bins[freqs >= 40], 'high': bins[::-1], 'band': bins[freqs >= fc]}[kind]
+    for a, b in zip(order[:-1], order[1:]):
+        if r[a] >= -3 > r[b]:
+            return freqs[a] + (freqs[b] - freqs[a]) * (r[a] + 3) / (r[a] - r[b])
+    return float('nan')
+
+def main():
+    sfizz = sys.argv[1]
+    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
+    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-filters')
+    os.makedirs(work, exist_ok=True)
+    write_wav(f'{work}/noise.wav', np.random.default_rng(1).uniform(-0.5, 0.5, 2 * RATE))
+    lines = ['<control> hint_ram_based=1', '<group> sample=noise.wav pitch_keytrack=0 pitch_keycenter=60 ampeg_release=0.01']
+    lines += [f'<region> key={key} {opcodes}' for key, _, opcodes, _, _ in FILTERS]
+    # A region over many keys, never played, so the instrument does not read as a drum kit.
+    lines += ['<region> lokey=100 hikey=127']
+    open(f'{work}/filters.sfz', 'w').write('\n'.join(lines) + '\n')
+    write_midi(f'{work}/notes.mid', [(k, v) for k, v, _, _, _ in FILTERS], 0.95)
+    subprocess.run([sfizz, '--sfz', f'{work}/filters.sfz', '--midi', f'{work}/notes.mid', '--wav', f'{work}/sfizz.wav',
+                    '-s', str(RATE)], check=True, capture_output=True)
+    subprocess.run([polyphon, 'render', f'{work}/notes.mid', '-s', f'{work}/filters.sfz', '-o', f'{work}/polyphon.wav',
+                    '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    a, b = read_wav(f'{work}/sfizz.wav'), read_wav(f'{work}/polyphon.wav')
+    freqs = np.fft.rfftfreq(N, 1 / RATE)
+    ref_a = power(a[int(0.2 * RATE):int(0.9 * RATE), 0])
+    ref_b = power(b[int(0.2 * RATE):int(0.9 * RATE), 0])
+    print('| filter | −3 dB sfizz Hz | −3 dB Polyphon Hz | dB at fc/4, fc/2, fc, 2fc, 4fc: sfizz | Polyphon − sfizz |')
+    print('|---|---|---|---|---|')
+    for i, (key, velocity, opcodes, fc, kind) in enumerate(FILTERS):
+        if not kind: continue
+        ra, rb = response(a, i, ref_a), response(b, i, ref_b)
+        # Smooth over neighbouring bins (the noise's own spread) before reading.
+        k = np.ones(5) / 5
+        ra, rb = np.convolve(ra, k, 'same'), np.convolve(rb, k, 'same')
+        at = [fc / 4, fc / 2, fc, 2 * fc, 4 * fc]
+        va = [np.interp(f, freqs, ra) for f in at]; vb = [np.interp(f, freqs, rb) for f in at]
+        ca, cb = crossing(freqs, ra, kind, fc), crossing(freqs, rb, kind, fc)
+        name = opcodes + ('' if velocity == 127 else f' (velocity {velocity})')
+        print(f'| `{name}` | {ca:.0f} | {cb:.0f} | ' + ', '.join(f'{v:+.1f}' for v in va) + ' | '
+              + ', '.join(f'{y - x:+.2f}' for x, y in zip(va, vb)) + ' |')
+    envelopes(sfizz, polyphon, work)
+
+ENVELOPES = """<control> hint_ram_based=1
+<region> sample=c4.wav key=60 pitcheg_delay=0.1 pitcheg_attack=0.2 pitcheg_hold=0.1 pitcheg_decay=0.3
+  pitcheg_sustain=25 pitcheg_release=0.3 pitcheg_depth=1200 ampeg_release=1
+<region> sample=noise.wav pitch_keytrack=0 key=62 fil_type=lpf_2p cutoff=300 fileg_attack=0.3 fileg_decay=0.4
+  fileg_sustain=50 fileg_release=0.4 fileg_depth=3600 fileg_vel2depth=-1200 ampeg_release=1
+<region> sample=noise.wav pitch_keytrack=0 lokey=100 hikey=127
+<region> sample=c4.wav key=64 pitch_keycenter=64 pitchlfo_freq=5 pitchlfo_depth=50 pitchlfo_delay=0.1 pitchlfo_fade=0.2
+  amplfo_freq=3 amplfo_depth=3
+"""
+TIMES = [0.05, 0.15, 0.2, 0.3, 0.35, 0.45, 0.5, 0.6, 0.8, 1.1, 1.25, 1.35, 1.5, 1.8]
+
+def envelopes(sfizz, polyphon, work):
+    t = np.arange(4 * RATE) / RATE
+    write_wav(f'{work}/c4.wav', 0.5 * np.sin(2 * np.pi * 261.6255653 * t))
+    open(f'{work}/envelopes.sfz', 'w').write(ENVELOPES)
+    write_midi(f'{work}/envelopes.mid', [(60, 127), (62, 100), (101, 100), (64, 127)], 1.2, spacing=3)
+    subprocess.run([sfizz, '--sfz', f'{work}/envelopes.sfz', '--midi', f'{work}/envelopes.mid', '--wav',
+                    f'{work}/envelopes-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
+    subprocess.run([polyphon, 'render', f'{work}/envelopes.mid', '-s', f'{work}/envelopes.sfz', '-o',
+                    f'{work}/envelopes-polyphon.wav', '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    a, b = read_wav(f'{work}/envelopes-sfizz.wav'), read_wav(f'{work}/envelopes-polyphon.wav')
+    def cents(x):
+        s = np.where((x[:-1] < 0) & (x[1:] >= 0))[0]; z = s + (-x[s] / (x[s + 1] - x[s]))
+        return 1200 * math.log2((len(z) - 1) / (z[-1] - z[0]) * RATE / 261.6255653)
+    def level(x): return 20 * math.log10(np.sqrt(np.mean(x ** 2)) + 1e-30)
+    window = lambda x, start: x[int(start * RATE):int((start + 0.02) * RATE), 0]
+    # The programs' output levels differ by a constant (see sfz-vs-sfizz.py): taken from the
+    # unfiltered noise of the third note and removed from the fileg column.
+    steady = lambda x: x[int(6.2 * RATE):int(7 * RATE), 0]
+    offset = level(steady(b)) - level(steady(a))
+    print(f'\nOutput level offset (unfiltered noise, Polyphon − sfizz): {offset:+.2f} dB, removed below.\n')
+    print('| time s | pitcheg: sfizz cents | Polyphon − sfizz cents | fileg: sfizz dB | Polyphon − sfizz dB |')
+    print('|---|---|---|---|---|')
+    for time in TIMES:
+        wa, wb = window(a, time), window(b, time)
+        pitch = f'{cents(wa):+.1f} | {cents(wb) - cents(wa):+.1f}' if level(wa) > -50 else '– | –'
+        la, lb = level(window(a, 3 + time)), level(window(b, 3 + time)) - offset
+        print(f'| {time:.2f} | {pitch} | {la:.2f} | {lb - la:+.2f} |')
+    # The fourth note: a pitch LFO (5 Hz, ±50 cents, 0.1 s delay, 0.2 s fade) and a volume LFO
+    # (3 Hz, ±3 dB) on the sine, in 10 ms windows; levels against the note's own mean.
+    print('\n| time s | pitchlfo: sfizz cents | Polyphon − sfizz cents | amplfo: sfizz dB | Polyphon − sfizz dB |')
+    print('|---|---|---|---|---|')
+    short = lambda x, start: x[int((9 + start) * RATE):int((9 + start + 0.01) * RATE), 0]
+    mean_a, mean_b = level(a[int(9.1 * RATE):int(10.1 * RATE), 0]), level(b[int(9.1 * RATE):int(10.1 * RATE), 0])
+    for time in [0.05, 0.15, 0.2, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95]:
+        wa, wb = short(a, time), short(b, time)
+        ca, cb = cents(wa), cents(wb)
+        la, lb = level(wa) - mean_a, level(wb) - mean_b
+        print(f'| {time:.2f} | {ca:+.1f} | {cb - ca:+.1f} | {la:+.2f} | {lb - la:+.2f} |')
+
+main()

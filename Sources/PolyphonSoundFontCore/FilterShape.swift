@@ -1,0 +1,41 @@
+/// A voice filter other than SoundFont 2's resonant low-pass: its response and order, where it
+/// sits and how it tracks the key and velocity — what SFZ's `fil_type`, `cutoff`, `resonance`,
+/// `fil_keytrack`, `fil_keycenter` and `fil_veltrack` describe (sfizz's designs).
+///
+/// A zone whose ``VoiceShaping`` has one plays it in place of the SF2 filter: `initialFilterFc` and
+/// `initialFilterQ` are then unused, while modulators aimed at them add to the shape's cutoff
+/// (cents) and resonance (centibels), and `modEnvToFilterFc` and `modLfoToFilterFc` move its
+/// cutoff as they move the SF2 filter's.
+public struct FilterShape: Hashable, Sendable {
+    /// What the filter lets through.
+    public enum Response: UInt8, Hashable, Sendable {
+        case lowPass, highPass, bandPass, bandReject
+    }
+
+    /// What the filter lets through.
+    public var response: Response
+    /// The order: 1 (one pole), 2 (an RBJ biquad), 4 or 6 (two or three biquads in series).
+    public var poles: Int
+    /// Cutoff (centre frequency for band-pass and band-reject) in Hz.
+    public var cutoff: Float
+    /// Resonance in dB (the biquads' Q is 10^(dB/20)).
+    public var resonance: Float
+    /// Cents of cutoff per key above ``keycenter``.
+    public var keytrack: Float
+    /// The key at which ``keytrack`` leaves the cutoff alone.
+    public var keycenter: UInt8
+    /// Cents of cutoff at full velocity (scaled by velocity/127).
+    public var velocityTracking: Float
+
+    /// A filter of `response` and `poles` at `cutoff` Hz with `resonance` dB.
+    public init(_ response: Response, poles: Int, cutoff: Float, resonance: Float = 0, keytrack: Float = 0,
+                keycenter: UInt8 = 60, velocityTracking: Float = 0) {
+        self.response = response
+        self.poles = poles
+        self.cutoff = cutoff
+        self.resonance = resonance
+        self.keytrack = keytrack
+        self.keycenter = keycenter
+        self.velocityTracking = velocityTracking
+    }
+}

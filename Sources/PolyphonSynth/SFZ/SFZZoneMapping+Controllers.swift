@@ -1,0 +1,55 @@
+import PolyphonSFZCore
+import PolyphonSoundFontCore
+
+extension SFZZoneMapping {
+    /// The region's controller modulation (`volume_onccN`, `pan_onccN`, `pitch_onccN`/`tune_onccN`,
+    /// `cutoff_onccN`, `resonance_onccN`) as SF2 modulators, which add to what they move in its
+    /// own unit, linearly in the controller, as sfizz's do: dB as centibels of attenuation (the
+    /// engine does not scale a modulator's attenuation by 0.4), pan percent as ‰, cents of
+    /// pitch (the default pitch-wheel modulator's "initial pitch"), cents of cutoff and dB of
+    /// resonance (which the shaped filter takes from `initialFilterFc` and `initialFilterQ`).
+    ///
+    /// sfizz reads a controller as value/127 and the engine as value/128 (SF2 2.04 §8.4), so
+    /// amounts are scaled by 128/127 to reach the full depth at 127. Inputs the voice cannot
+    /// follow this way are left out (``isPlayed(_:)``).
+    static func controllerModulators(_ region: SFZRegion) -> [Modulator] {
+        var modulators: [Modulator] = []
+        func add(_ inputs: [SFZControllerInput], _ destination: UInt16, unitsPerDepth: Float) {
+            for input in inputs where isPlayed(input) {
+                guard let source = source(of: input.controller) else { continue }
+                let scale: Float = source.general == .pitchWheel ? 1 : 128 / 127
+                let amount = clampedInt16((input.depth * unitsPerDepth * scale).rounded(), -32768...32767)
+                modulators.append(Modulator(source: source, destination: destination, amount: amount))
+            }
+        }
+        add(region.amplitude.volume.controllers, GeneratorType.initialAttenuation.rawValue, unitsPerDepth: -10)
+        add(region.amplitude.pan.controllers, GeneratorType.pan.rawValue, unitsPerDepth: 5)
+        add(region.pitch.tune.controllers, Modulator.initialPitchDestination, unitsPerDepth: 1)
+        if let filter = region.filters.first, filterShape(region) != nil {
+            add(filter.cutoff.controllers, GeneratorType.initialFilterFc.rawValue, unitsPerDepth: 1)
+            add(filter.resonance.controllers, GeneratorType.initialFilterQ.rawValue, unitsPerDepth: 10)
+        }
+        return modulators
+    }
+
+    /// Whether the voice follows a controller input as sfizz does: a source it has, the linear
+    /// curve, no quantising step. (Smoothing is not followed: the value moves at once.)
+    static func isPlayed(_ input: SFZControllerInput) -> Bool {
+        source(of: input.controller) != nil && input.curve == 0 && input.step == 0
+    }
+
+    /// The SF2 source of an SFZ controller: MIDI controllers 0–127, and sfizz's extended
+    /// sources pitch bend (128, bipolar), channel and key pressure (129, 130), velocity (131)
+    /// and key number (133); nil for the others.
+    static func source(of controller: Int) -> ModulatorSource? {
+        switch controller {
+        case 0...127: .cc(UInt8(controller))
+        case 128: ModulatorSource(.pitchWheel, isBipolar: true)
+        case 129: ModulatorSource(.channelPressure)
+        case 130: ModulatorSource(.polyPressure)
+        case 131: ModulatorSource(.noteOnVelocity)
+        case 133: ModulatorSource(.noteOnKeyNumber)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import PolyphonSFZCore
+import PolyphonSoundFontCore
+
+extension SFZZoneMapping {
+    /// What the region plays beyond SF2: its first filter, `pitcheg` and `fileg`, `amplfo`,
+    /// `pitchlfo` and `fillfo` (the filter's only with a filter to move, as in sfizz); nil when
+    /// none of them.
+    static func shaping(_ region: SFZRegion) -> VoiceShaping? {
+        let filter = filterShape(region)
+        let shaping = VoiceShaping(filter: filter, pitchEnvelope: region.pitchEnvelope.map(envelopeShape),
+                                   filterEnvelope: filter == nil ? nil : region.filterEnvelope.map(envelopeShape),
+                                   volumeLFO: region.amplitudeLFO.flatMap(lfoShape),
+                                   pitchLFO: region.pitchLFO.flatMap(lfoShape),
+                                   filterLFO: filter == nil ? nil : region.filterLFO.flatMap(lfoShape))
+        return shaping.isEmpty ? nil : shaping
+    }
+
+    /// An SFZ v1 LFO in the voice's terms; nil for sample-and-hold, which the voice lacks.
+    static func lfoShape(_ lfo: SFZLegacyLFO) -> LFOShape? {
+        guard let wave = LFOShape.Wave(rawValue: UInt8(clamping: lfo.wave.rawValue)) else { return nil }
+        return LFOShape(wave, frequency: lfo.frequency.value, depth: lfo.depth.value, delay: lfo.delay, fade: lfo.fade)
+    }
+
+    /// An SFZ envelope (`pitcheg_*`, `fileg_*`) in the voice's terms: percents as 0…1.
+    static func envelopeShape(_ envelope: SFZEnvelope) -> ModulationEnvelopeShape {
+        var shape = ModulationEnvelopeShape(depth: envelope.depth.value)
+        shape.delay = envelope.delay
+        shape.start = envelope.start / 100
+        shape.attack = envelope.attack
+        shape.hold = envelope.hold
+        shape.decay = envelope.decay
+        shape.sustain = envelope.sustain / 100
+        shape.release = envelope.release
+        let byVelocity = envelope.velocityModifiers
+        shape.velocityToDelay = byVelocity[.delay] ?? 0
+        shape.velocityToAttack = byVelocity[.attack] ?? 0
+        shape.velocityToHold = byVelocity[.hold] ?? 0
+        shape.velocityToDecay = byVelocity[.decay] ?? 0
+        shape.velocityToSustain = (byVelocity[.sustain] ?? 0) / 100
+        shape.velocityToRelease = byVelocity[.release] ?? 0
+        shape.velocityToDepth = envelope.velocityToDepth
+        return shape
+    }
+
+    /// The region's first filter as the voice's ``FilterShape`` (sfizz's designs), nil when it
+    /// has none or one of a type the voice does not play (state-variable types play as their
+    /// biquad twins).
+    static func filterShape(_ region: SFZRegion) -> FilterShape? {
+        guard let filter = region.filters.first, let (response, poles) = shape(of: filter.type) else { return nil }
+        return FilterShape(response, poles: poles, cutoff: filter.cutoff.value, resonance: filter.resonance.value,
+                           keytrack: filter.keytrack, keycenter: filter.keycenter,
+                           velocityTracking: filter.velocityTracking.value)
+    }
+
+    /// The response and order of a `fil_type`, nil for the shelving, peaking and pink types.
+    static func shape(of type: SFZFilterType) -> (FilterShape.Response, Int)? {
+        switch type {
+        case .lowpass1Pole: (.lowPass, 1)
+        case .lowpass2Pole, .lowpass2PoleStateVariable: (.lowPass, 2)
+        case .lowpass4Pole: (.lowPass, 4)
+        case .lowpass6Pole: (.lowPass, 6)
+        case .highpass1Pole: (.highPass, 1)
+        case .highpass2Pole, .highpass2PoleStateVariable: (.highPass, 2)
+        case .highpass4Pole: (.highPass, 4)
+        case .highpass6Pole: (.highPass, 6)
+        case .bandpass1Pole: (.bandPass, 1)
+        case .bandpass2Pole, .bandpass2PoleStateVariable: (.bandPass, 2)
+        case .bandReject2Pole, .bandReject2PoleStateVariable: (.bandReject, 2)
+        case .pink, .lowShelf, .highShelf, .peaking: nil
+        }
+    }
+}
