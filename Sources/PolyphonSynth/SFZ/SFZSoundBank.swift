@@ -37,9 +37,13 @@ public struct SFZSoundBank: Sendable {
     public let regionCount: Int
 
     /// Builds the bank for `instrument`, decoding every sample its played regions use.
-    /// - Parameter releasingDecodedSamples: when true, the instrument's sample provider forgets
-    ///   the decoded files once they are in the bank (they are decoded again if asked for), so a
-    ///   large instrument's samples are held once, by the bank.
+    /// - Parameters:
+    ///   - instrument: The instrument read from its `.sfz` file, with its sample provider.
+    ///   - placement: The bank and program it plays at; ``SFZPlacement/automatic`` puts a drum kit
+    ///     at 128:0 and anything else at 0:0.
+    ///   - releasingDecodedSamples: When true, the instrument's sample provider forgets the decoded
+    ///     files once they are in the bank (they are decoded again if asked for), so a large
+    ///     instrument's samples are held once, by the bank.
     public init(_ instrument: SFZInstrument, placement: SFZPlacement = .automatic,
                 releasingDecodedSamples: Bool = false) {
         let slot: SFZPlacement = switch placement {
