@@ -67,10 +67,13 @@ public struct WebAssemblyKit: Sendable {
         return modulePath
     }
 
-    /// Whether the module is missing or older than any source it is built from.
+    /// Whether the module is missing or older than any source it is built from, or than the
+    /// build script (which holds the list of functions the module exports).
     public var isStale: Bool {
         let fm = FileManager.default
         guard let built = (try? fm.attributesOfItem(atPath: modulePath))?[.modificationDate] as? Date else { return true }
+        let script = (try? fm.attributesOfItem(atPath: packageRoot + "/Scripts/build-wasm.sh"))?[.modificationDate] as? Date
+        if let script, script > built { return true }
         for folder in Self.sourceFolders {
             guard let files = fm.enumerator(atPath: packageRoot + "/" + folder) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") || file.hasSuffix(".c") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {

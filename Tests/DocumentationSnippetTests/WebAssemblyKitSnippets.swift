@@ -41,6 +41,10 @@ func webAssemblyKitFiles(of kit: WebAssemblyKit = .thisCheckout) throws -> [Stri
         #expect(try webAssemblyKitFiles(of: kit) == [directory.file(".build-wasm/polyphon.wasm"),
                                                      directory.file("WebAssembly/polyphon.js"),
                                                      directory.file("WebAssembly/polyphon-worklet.js")])
+        // A build script newer than the module (its export list changed) makes it stale.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)],
+                                              ofItemAtPath: directory.file("Scripts/build-wasm.sh"))
+        #expect(kit.isStale)
     }
 
     @Test func aModuleOlderThanASourceIsBuiltAgainAndAFailedBuildIsNamed() throws {
