@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """SFZ modulation rendered by Polyphon and by sfizz_render and compared: filters (fil_type,
-cutoff, resonance, fil_keytrack, fil_veltrack) by their magnitude response, and the pitch and
-filter envelopes (pitcheg_*, fileg_*) by pitch in cents and level in dB over time.
+cutoff, resonance, fil_gain, fil_keytrack, fil_veltrack, the second filter fil2_*, the equaliser
+bands eqN_*) by their magnitude response, the pitch and filter envelopes (pitcheg_*, fileg_*)
+by pitch in cents and level in dB over time, and controllers moving filters and bands through
+curves (*_curveccN, <curve>), steps (*_stepccN) and smoothing (*_smoothccN) in dB and ms.
 
     Benchmarks/sfz-modulation-vs-sfizz.py SFIZZ_RENDER [POLYPHON] [WORKDIR]
 
@@ -51,6 +53,22 @@ FILTERS = [
     (52, 127, 'fil_type=brf_2p cutoff=1000', 1000, 'notch'),
     (53, 127, 'cutoff=500 fil_keytrack=100 fil_keycenter=41', 1000, 'low'),
     (54, 64, 'cutoff=500 fil_veltrack=2400', 500 * 2 ** (2400 * 64 / 127 / 1200), 'low'),
+    (55, 127, 'fil_type=lsh cutoff=1000 fil_gain=12', 1000, 'shelf'),
+    (56, 127, 'fil_type=hsh cutoff=1000 fil_gain=-12 resonance=3', 1000, 'shelf'),
+    (57, 127, 'fil_type=peq cutoff=1000 fil_gain=9', 1000, 'shelf'),
+    (58, 127, 'fil_type=peq cutoff=1000 fil_gain=-12 resonance=6', 1000, 'shelf'),
+    (59, 127, 'fil_type=pink', 1000, 'shelf'),
+    (60, 127, 'fil_type=lpf_2p_sv cutoff=1000 resonance=6', 1000, 'low'),
+    (61, 127, 'fil_type=hpf_2p_sv cutoff=1000 resonance=6', 1000, 'high'),
+    (62, 127, 'fil_type=bpf_2p_sv cutoff=1000 resonance=6', 1000, 'band'),
+    (63, 127, 'fil_type=brf_2p_sv cutoff=1000', 1000, 'notch'),
+    (64, 127, 'fil_type=lpf_2p cutoff=4000 fil2_type=hpf_2p cutoff2=1000 resonance2=6', 1000, 'high'),
+    (65, 127, 'fil_type=hpf_1p cutoff=100 fil2_type=lpf_4p cutoff2=500 fil2_keytrack=100 fil2_keycenter=53', 2000, 'low'),
+    (66, 127, 'eq1_freq=1000 eq1_gain=9', 1000, 'shelf'),
+    (67, 127, 'eq1_freq=1000 eq1_bw=2 eq1_gain=-12 eq2_freq=4000 eq2_bw=0.5 eq2_gain=6', 1000, 'shelf'),
+    (68, 127, 'eq1_type=lshelf eq1_freq=1000 eq1_gain=10', 1000, 'shelf'),
+    (69, 127, 'eq3_type=hshelf eq3_freq=1000 eq3_bw=1.5 eq3_gain=-10', 1000, 'shelf'),
+    (70, 64, 'eq1_freq=500 eq1_gain=0 eq1_vel2gain=12 eq1_vel2freq=1000', 1000, 'shelf'),
 ]
 
 def write_midi(path, notes, held, spacing=1):
@@ -82,7 +100,7 @@ def crossing(freqs, r, kind, fc):
     """The −3 dB point read from the pass band: walking up from 40 Hz for a low-pass, down from
     the top for a high-pass, up from the cutoff for a band-pass (its upper edge); interpolated
     in dB. None for a notch."""
-    if kind == 'notch': return float('nan')
+    if kind in ('notch', 'shelf'): return float('nan')
     bins = np.arange(len(freqs))
     order = {'low': bins[freqs >= 40], 'high': bins[::-1], 'band': bins[freqs >= fc]}[kind]
     for a, b in zip(order[:-1], order[1:]):
@@ -125,6 +143,7 @@ def main():
         print(f'| `{name}` | {ca:.0f} | {cb:.0f} | ' + ', '.join(f'{v:+.1f}' for v in va) + ' | '
               + ', '.join(f'{y - x:+.2f}' for x, y in zip(va, vb)) + ' |')
     envelopes(sfizz, polyphon, work)
+    controllers(sfizz, polyphon, work)
 
 ENVELOPES = """<control> hint_ram_based=1
 <region> sample=c4.wav key=60 pitcheg_delay=0.1 pitcheg_attack=0.2 pitcheg_hold=0.1 pitcheg_decay=0.3
@@ -175,5 +194,76 @@ def envelopes(sfizz, polyphon, work):
         ca, cb = cents(wa), cents(wb)
         la, lb = level(wa) - mean_a, level(wb) - mean_b
         print(f'| {time:.2f} | {ca:+.1f} | {cb - ca:+.1f} | {la:+.2f} | {lb - la:+.2f} |')
+
+CONTROLLERS = """<control> hint_ram_based=1
+<curve> curve_index=7 v000=0 v064=1 v127=1
+<group> sample=k1.wav pitch_keytrack=0 pitch_keycenter=60 ampeg_release=0.01
+<region> key=40
+<region> key=41 fil_type=lpf_2p cutoff=250 cutoff_oncc74=2400 cutoff_curvecc74=4
+<region> key=42 eq1_freq=1000 eq1_gain_oncc20=12 eq1_gain_curvecc20=7
+<region> key=43 eq1_freq=1000 eq1_gain_oncc20=12 eq1_gain_curvecc20=6
+<region> key=44 fil_type=lpf_2p cutoff=4000 fil2_type=hpf_2p cutoff2=4000 cutoff2_oncc20=-2400
+<region> key=45 fil_type=peq cutoff=1000 fil_gain_oncc21=-12 fil_gain_smoothcc21=100
+<region> key=46 fil_type=peq cutoff=1000 fil_gain_oncc21=-12
+<region> key=47 eq1_freq=1000 eq1_gain_oncc20=12 eq1_gain_stepcc20=0.25
+<region> lokey=100 hikey=127
+"""
+
+def controllers(sfizz, polyphon, work):
+    """A 1 kHz sine through filters and bands that controllers move: levels against the
+    unfiltered key 40 at controller values set before each note (curves, steps), then the
+    smoothing of a jump of CC 21 in the middle of a note, in 5 ms windows."""
+    t = np.arange(3 * RATE) / RATE
+    write_wav(f'{work}/k1.wav', 0.5 * np.sin(2 * np.pi * 1000 * t))
+    open(f'{work}/controllers.sfz', 'w').write(CONTROLLERS)
+    # (key, CC number, value) one note a second, each held 0.9 s; CC 21 jumps to 127 at 0.4 s of
+    # the last two notes.
+    cases = [(40, 74, 0), (41, 74, 0), (41, 74, 64), (41, 74, 127), (42, 20, 16), (42, 20, 32), (42, 20, 64),
+             (43, 20, 32), (43, 20, 96), (44, 20, 0), (44, 20, 64), (44, 20, 127), (47, 20, 40), (47, 20, 100)]
+    def vlq(n):
+        out = [n & 0x7F]; n >>= 7
+        while n: out.insert(0, (n & 0x7F) | 0x80); n >>= 7
+        return bytes(out)
+    timed = []
+    for i, (key, cc, value) in enumerate(cases):
+        timed += [(i * 960, bytes([0xB0, cc, value])), (i * 960 + 1, bytes([0x90, key, 127])),
+                  (i * 960 + 864, bytes([0x80, key, 0]))]
+    n = len(cases)
+    for j, key in enumerate([45, 46]):
+        at = (n + j) * 960
+        timed += [(at, bytes([0xB0, 21, 0])), (at + 1, bytes([0x90, key, 127])), (at + 384, bytes([0xB0, 21, 127])),
+                  (at + 864, bytes([0x80, key, 0]))]
+    timed.sort(key=lambda e: e[0])
+    events, last = vlq(0) + b'\xff\x51\x03' + struct.pack('>I', 500000)[1:], 0
+    for tick, data in timed:
+        events += vlq(tick - last) + data; last = tick
+    events += vlq(960) + b'\xff\x2f\x00'
+    open(f'{work}/controllers.mid', 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk'
+                                                + struct.pack('>I', len(events)) + events)
+    subprocess.run([sfizz, '--sfz', f'{work}/controllers.sfz', '--midi', f'{work}/controllers.mid', '--wav',
+                    f'{work}/controllers-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
+    subprocess.run([polyphon, 'render', f'{work}/controllers.mid', '-s', f'{work}/controllers.sfz', '-o',
+                    f'{work}/controllers-polyphon.wav', '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    a, b = read_wav(f'{work}/controllers-sfizz.wav'), read_wav(f'{work}/controllers-polyphon.wav')
+    def level(x, start, length):
+        w = x[int(start * RATE):int((start + length) * RATE), 0]
+        return 20 * math.log10(np.sqrt(np.mean(w ** 2)) + 1e-30)
+    ref_a, ref_b = level(a, 0.2, 0.6), level(b, 0.2, 0.6)
+    opcodes = {int(line.split('key=')[1].split()[0]): line.split(' ', 2)[2] if line.count(' ') > 1 else ''
+               for line in CONTROLLERS.splitlines() if line.startswith('<region> key=')}
+    print('\n| region | controller | sfizz dB | Polyphon − sfizz dB |')
+    print('|---|---|---|---|')
+    for i, (key, cc, value) in enumerate(cases[1:], start=1):
+        la, lb = level(a, i + 0.2, 0.6) - ref_a, level(b, i + 0.2, 0.6) - ref_b
+        print(f'| `{opcodes[key]}` | CC {cc} = {value} | {la:+.2f} | {lb - la:+.2f} |')
+    print('\n| ms after CC 21 jumps 0 → 127 | smoothcc21=100: sfizz dB | Polyphon − sfizz dB | no smoothing: sfizz dB | Polyphon − sfizz dB |')
+    print('|---|---|---|---|---|')
+    for ms in [-20, 0, 10, 25, 50, 75, 90, 100, 125, 200]:
+        row = []
+        for j in range(2):
+            start = n + j + 0.4 + ms / 1000
+            la, lb = level(a, start, 0.005) - ref_a, level(b, start, 0.005) - ref_b
+            row += [f'{la:+.2f}', f'{lb - la:+.2f}']
+        print(f'| {ms} | ' + ' | '.join(row) + ' |')
 
 main()

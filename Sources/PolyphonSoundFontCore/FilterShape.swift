@@ -1,6 +1,6 @@
 /// A voice filter other than SoundFont 2's resonant low-pass: its response and order, where it
 /// sits and how it tracks the key and velocity — what SFZ's `fil_type`, `cutoff`, `resonance`,
-/// `fil_keytrack`, `fil_keycenter` and `fil_veltrack` describe (sfizz's designs).
+/// `fil_gain`, `fil_keytrack`, `fil_keycenter` and `fil_veltrack` describe (sfizz's designs).
 ///
 /// A zone whose ``VoiceShaping`` has one plays it in place of the SF2 filter: `initialFilterFc` and
 /// `initialFilterQ` are then unused, while modulators aimed at them add to the shape's cutoff
@@ -10,6 +10,14 @@ public struct FilterShape: Hashable, Sendable {
     /// What the filter lets through.
     public enum Response: UInt8, Hashable, Sendable {
         case lowPass, highPass, bandPass, bandReject
+        /// RBJ shelves and peaking band: ``gain`` dB below, above or around the cutoff.
+        case lowShelf, highShelf, peaking
+        /// The state-variable band-pass (`bpf_2p_sv`): the band-pass with its peak at the
+        /// resonance (Q) rather than at 0 dB. (The other state-variable types have their
+        /// biquad twins' response.)
+        case stateVariableBandPass
+        /// Faust's pink-noise filter (−3 dB per octave; no cutoff).
+        case pink
     }
 
     /// What the filter lets through.
@@ -26,6 +34,8 @@ public struct FilterShape: Hashable, Sendable {
     public var keycenter: UInt8
     /// Cents of cutoff at full velocity (scaled by velocity/127).
     public var velocityTracking: Float
+    /// Gain in dB of the shelving and peaking responses.
+    public var gain: Float = 0
 
     /// A filter of `response` and `poles` at `cutoff` Hz with `resonance` dB.
     public init(_ response: Response, poles: Int, cutoff: Float, resonance: Float = 0, keytrack: Float = 0,

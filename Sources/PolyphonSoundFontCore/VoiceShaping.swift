@@ -15,6 +15,13 @@ public struct VoiceShaping: Hashable, Sendable {
     public var pitchLFO: LFOShape?
     /// An LFO adding its depth in cents to the shaped filter's cutoff (SFZ `fillfo_*`).
     public var filterLFO: LFOShape?
+    /// A filter run after ``filter`` (SFZ `fil2_type`, `cutoff2` …), nil for none.
+    public var secondFilter: FilterShape?
+    /// Equaliser bands run after the filters (SFZ `eq1_*` … `eq3_*`; at most three play).
+    public var equalizers: [EqualizerBandShape] = []
+    /// Controllers moving the filters and equaliser bands through a curve, smoothed and
+    /// stepped (SFZ `cutoff_onccN`, `cutoff_curveccN`, `cutoff_smoothccN`, `cutoff_stepccN` …).
+    public var controllerModulations: [ControllerModulationShape] = []
 
     /// Shaping with the given parts.
     public init(filter: FilterShape? = nil, pitchEnvelope: ModulationEnvelopeShape? = nil,
@@ -31,7 +38,7 @@ public struct VoiceShaping: Hashable, Sendable {
     /// True when nothing is set.
     public var isEmpty: Bool {
         filter == nil && pitchEnvelope == nil && filterEnvelope == nil && volumeLFO == nil && pitchLFO == nil
-            && filterLFO == nil
+            && filterLFO == nil && secondFilter == nil && equalizers.isEmpty
     }
 }
 

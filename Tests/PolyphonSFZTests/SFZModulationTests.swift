@@ -27,7 +27,7 @@ import Testing
             <region> key=52 cutoff=250 fil_veltrack=2400
             <region> key=53 fil_type=peq cutoff=250
             """, files: ["tone.wav": SFZPlayingTests.sine(1000)])
-        #expect(bank.warnings.map(\.message) == ["not played yet: fil_type=peq (the region plays unfiltered); 1 region"])
+        #expect(bank.warnings.isEmpty, "\(bank.warnings)")
         func level(_ key: UInt8, velocity: UInt8 = 127) throws -> Double {
             SFZPlayingTests.level(try SFZPlayingTests.play(bank, key: key, velocity: velocity, seconds: 0.3),
                                   from: 0.1, to: 0.3)
@@ -45,7 +45,7 @@ import Testing
             (48, -12.0, 0.3),     // two octaves below a Q 1 band-pass: (1/4)/√((1 − 1/16)² + 1/16)
             (50, -12.3, 0.3),     // a one-pole two octaves above its cutoff
             (51, 0, 0.1),         // key 51 is 2 keys above fil_keycenter 49: 250 Hz × 2² = 1 kHz
-            (53, 0, 0.05),        // a type the voice does not play: unfiltered
+            (53, 0, 0.05),        // a peaking band without fil_gain: flat
         ]
         for e in expected {
             let db = try level(e.key) - open

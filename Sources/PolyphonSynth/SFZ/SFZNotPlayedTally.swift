@@ -34,18 +34,23 @@ struct SFZNotPlayedTally {
             || region.trigger.sustainThreshold != 1) {
             note("sustain_sw, sustain_cc, sustain_lo (release triggers follow CC64 at 64)", region)
         }
-        if let filter = region.filters.first {
-            if SFZZoneMapping.shape(of: filter.type) == nil {
-                note("fil_type=\(filter.type.rawValue) (the region plays unfiltered)", region)
-            }
-            if !filter.velocityTracking.controllers.isEmpty || filter.random != 0
-                || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0 {
-                note("fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft", region)
-            }
-            noteControllers(filter.cutoff.controllers + filter.resonance.controllers, region)
+        if region.filters.prefix(SFZZoneMapping.playedFilters).contains(where: { filter in
+            !filter.velocityTracking.controllers.isEmpty || filter.random != 0
+                || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0
+        }) {
+            note("fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft", region)
         }
-        if region.filters.count > 1 { note("second filters (fil2_type, cutoff2 …)", region) }
-        if !region.equalizers.isEmpty { note("equalisers (eqN_*)", region) }
+        if region.filters.count > SFZZoneMapping.playedFilters { note("filters after the second", region) }
+        if region.equalizers.count > SFZZoneMapping.playedEqualizers { note("equaliser bands after the third", region) }
+        let filterInputs = SFZZoneMapping.filterControllerInputs(region)
+        if filterInputs.contains(where: { !SFZZoneMapping.isFilterPlayed($0) }) {
+            note("filter and equaliser *_onccN from a source other than CC 0–127, bend, aftertouch, velocity or key"
+                 + " (the input is left out)", region)
+        }
+        if filterInputs.filter({ SFZZoneMapping.isFilterPlayed($0) && $0.depth != 0 }).count > ShapedControllers.capacity {
+            note("more than \(ShapedControllers.capacity) controllers on the filters and equaliser (the rest left out)",
+                 region)
+        }
         if !region.lfos.isEmpty { note("LFOs v2 (lfoN_*)", region) }
         if region.filterLFO != nil && SFZZoneMapping.filterShape(region) == nil {
             note("fillfo_* without a filter the voice plays", region)

@@ -115,7 +115,7 @@ public struct SFZSoundBank: Sendable {
                                                                         frameCount: frameCount, pan: pan),
                                   modulators: SFZZoneMapping.cancelledDefaults
                                       + SFZZoneMapping.controllerModulators(region),
-                                  playCondition: condition, shaping: SFZZoneMapping.shaping(region)))
+                                  playCondition: condition, shaping: SFZZoneMapping.shaping(region, curves: instrument.curves)))
             }
             notes.recordPlayed(region, channels: channelSamples.count)
         }

@@ -2,12 +2,12 @@ import PolyphonSFZCore
 import PolyphonSoundFontCore
 
 extension SFZZoneMapping {
-    /// The region's controller modulation (`volume_onccN`, `pan_onccN`, `pitch_onccN`/`tune_onccN`,
-    /// `cutoff_onccN`, `resonance_onccN`) as SF2 modulators, which add to what they move in its
-    /// own unit, linearly in the controller, as sfizz's do: dB as centibels of attenuation (the
+    /// The region's controller modulation of volume, pan and pitch (`volume_onccN`, `pan_onccN`,
+    /// `pitch_onccN`/`tune_onccN`) as SF2 modulators, which add to what they move in its own
+    /// unit, linearly in the controller, as sfizz's do: dB as centibels of attenuation (the
     /// engine does not scale a modulator's attenuation by 0.4), pan percent as ‰, cents of
-    /// pitch (the default pitch-wheel modulator's "initial pitch"), cents of cutoff and dB of
-    /// resonance (which the shaped filter takes from `initialFilterFc` and `initialFilterQ`).
+    /// pitch (the default pitch-wheel modulator's "initial pitch"). The filters' and equaliser
+    /// bands' controllers play through the voice's own path (``filterControllerModulations(_:curves:)``).
     ///
     /// sfizz reads a controller as value/127 and the engine as value/128 (SF2 2.04 §8.4), so
     /// amounts are scaled by 128/127 to reach the full depth at 127. Inputs the voice cannot
@@ -25,10 +25,6 @@ extension SFZZoneMapping {
         add(region.amplitude.volume.controllers, GeneratorType.initialAttenuation.rawValue, unitsPerDepth: -10)
         add(region.amplitude.pan.controllers, GeneratorType.pan.rawValue, unitsPerDepth: 5)
         add(region.pitch.tune.controllers, Modulator.initialPitchDestination, unitsPerDepth: 1)
-        if let filter = region.filters.first, filterShape(region) != nil {
-            add(filter.cutoff.controllers, GeneratorType.initialFilterFc.rawValue, unitsPerDepth: 1)
-            add(filter.resonance.controllers, GeneratorType.initialFilterQ.rawValue, unitsPerDepth: 10)
-        }
         return modulators
     }
 

@@ -2,16 +2,18 @@ import PolyphonSFZCore
 import PolyphonSoundFontCore
 
 extension SFZZoneMapping {
-    /// What the region plays beyond SF2: its first filter, `pitcheg` and `fileg`, `amplfo`,
+    /// What the region plays beyond SF2: its filters and equaliser bands with the controllers
+    /// moving them through the instrument's `curves`, `pitcheg` and `fileg`, `amplfo`,
     /// `pitchlfo` and `fillfo` (the filter's only with a filter to move, as in sfizz); nil when
     /// none of them.
-    static func shaping(_ region: SFZRegion) -> VoiceShaping? {
+    static func shaping(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet()) -> VoiceShaping? {
         let filter = filterShape(region)
-        let shaping = VoiceShaping(filter: filter, pitchEnvelope: region.pitchEnvelope.map(envelopeShape),
+        var shaping = VoiceShaping(filter: filter, pitchEnvelope: region.pitchEnvelope.map(envelopeShape),
                                    filterEnvelope: filter == nil ? nil : region.filterEnvelope.map(envelopeShape),
                                    volumeLFO: region.amplitudeLFO.flatMap(lfoShape),
                                    pitchLFO: region.pitchLFO.flatMap(lfoShape),
                                    filterLFO: filter == nil ? nil : region.filterLFO.flatMap(lfoShape))
+        addFilterStages(region, curves: curves, to: &shaping)
         return shaping.isEmpty ? nil : shaping
     }
 
@@ -43,17 +45,26 @@ extension SFZZoneMapping {
     }
 
     /// The region's first filter as the voice's ``FilterShape`` (sfizz's designs), nil when it
-    /// has none or one of a type the voice does not play (state-variable types play as their
-    /// biquad twins).
+    /// has none.
     static func filterShape(_ region: SFZRegion) -> FilterShape? {
-        guard let filter = region.filters.first, let (response, poles) = shape(of: filter.type) else { return nil }
-        return FilterShape(response, poles: poles, cutoff: filter.cutoff.value, resonance: filter.resonance.value,
-                           keytrack: filter.keytrack, keycenter: filter.keycenter,
-                           velocityTracking: filter.velocityTracking.value)
+        region.filters.first.map(filterShape)
     }
 
-    /// The response and order of a `fil_type`, nil for the shelving, peaking and pink types.
-    static func shape(of type: SFZFilterType) -> (FilterShape.Response, Int)? {
+    /// A filter as the voice's ``FilterShape``.
+    static func filterShape(_ filter: SFZFilter) -> FilterShape {
+        let (response, poles) = shape(of: filter.type)
+        var shape = FilterShape(response, poles: poles, cutoff: filter.cutoff.value, resonance: filter.resonance.value,
+                                keytrack: filter.keytrack, keycenter: filter.keycenter,
+                                velocityTracking: filter.velocityTracking.value)
+        shape.gain = filter.gain.value
+        return shape
+    }
+
+    /// The response and order of a `fil_type`. The state-variable low-pass, high-pass and
+    /// band-reject have their biquad twins' response (sfizz's TPT state-variable filter and the
+    /// RBJ biquad are the same bilinear transform of the same analogue filter); its band-pass
+    /// peaks at Q where the RBJ one peaks at 0 dB.
+    static func shape(of type: SFZFilterType) -> (FilterShape.Response, Int) {
         switch type {
         case .lowpass1Pole: (.lowPass, 1)
         case .lowpass2Pole, .lowpass2PoleStateVariable: (.lowPass, 2)
@@ -64,9 +75,13 @@ extension SFZZoneMapping {
         case .highpass4Pole: (.highPass, 4)
         case .highpass6Pole: (.highPass, 6)
         case .bandpass1Pole: (.bandPass, 1)
-        case .bandpass2Pole, .bandpass2PoleStateVariable: (.bandPass, 2)
+        case .bandpass2Pole: (.bandPass, 2)
+        case .bandpass2PoleStateVariable: (.stateVariableBandPass, 2)
         case .bandReject2Pole, .bandReject2PoleStateVariable: (.bandReject, 2)
-        case .pink, .lowShelf, .highShelf, .peaking: nil
+        case .lowShelf: (.lowShelf, 2)
+        case .highShelf: (.highShelf, 2)
+        case .peaking: (.peaking, 2)
+        case .pink: (.pink, 2)
         }
     }
 }

@@ -84,8 +84,9 @@ struct Voice {
     var vibratoLFO = LFO()
     /// The voice's own filter (run in batches by ``FilterBatch``).
     var filter = LowPassFilter()
-    /// A filter of another shape in its place, run by the voice itself (``ShapedFilter``).
-    var shapedFilter = ShapedFilter()
+    /// Filters of other shapes and equaliser bands in its place, run by the voice itself
+    /// (``ShapedFilterChain``).
+    var shapedFilter = ShapedFilterChain()
     /// Envelopes of sfizz's shape on the pitch and that filter's cutoff (``ShapedEnvelopes``).
     var shapedEnvelopes = ShapedEnvelopes()
     /// LFOs of sfizz's on the volume, pitch and that filter's cutoff (``ShapedLFOs``).
@@ -122,7 +123,7 @@ struct Voice {
         modulators = region.modulators
         note.exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
-        shapedFilter.start(region.shaping?.filter, key: k, velocity: vel)
+        shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
         shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
         shapedLFOs.start(region.shaping, rate: context.outputRate)
 
@@ -214,6 +215,7 @@ struct Voice {
         guard isActive else { return }
         updateModulation(ch, context)
         updateParameters(ch, context)
+        if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
         restartControlPeriod()
     }
 

@@ -1,0 +1,49 @@
+/// A controller moving one parameter of a voice's filters or equaliser bands as sfizz moves it:
+/// the controller's value (0…1) read through a 128-point curve, quantised to multiples of
+/// ``step``, followed linearly over the smoothing time, times ``depth`` in the parameter's unit.
+public struct ControllerModulationShape: Hashable, Sendable {
+    /// What the controller moves.
+    public enum Target: UInt8, Hashable, Sendable {
+        /// Cents of the filter's cutoff (sfizz multiplies the cutoff by 2^(cents/1200)).
+        case cutoff
+        /// dB of the filter's resonance.
+        case resonance
+        /// dB of the filter's shelf or peak gain.
+        case filterGain
+        /// Hz added to an equaliser band's frequency.
+        case equalizerFrequency
+        /// Octaves added to an equaliser band's width.
+        case equalizerBandwidth
+        /// dB added to an equaliser band's gain.
+        case equalizerGain
+    }
+
+    /// The source, in SFZ's numbering: MIDI controllers 0–127, pitch bend 128 (−1…1),
+    /// channel pressure 129, key pressure 130, note-on velocity 131, key number 133.
+    public var controller: Int
+    public var target: Target
+    /// Which filter (0, 1) or equaliser band (0–2) the target belongs to.
+    public var index: Int
+    /// What the controller adds at full scale, in the target's unit.
+    public var depth: Float
+    /// The curve's value at controller values 0…127 (empty: linear 0…1).
+    public var curve: [Float]
+    /// Milliseconds over which a change is followed (0: at once).
+    public var smoothing: Float
+    /// The step the curve's output (0…1) is quantised to, truncating (0: none). sfizz reads
+    /// `*_stepccN` of the filters and bands this way: 0.25 moves the target in four steps of a
+    /// quarter of ``depth``.
+    public var step: Float
+
+    /// Controller `controller` moving `target` of filter or band `index` by `depth` at full scale.
+    public init(controller: Int, target: Target, index: Int = 0, depth: Float, curve: [Float] = [],
+                smoothing: Float = 0, step: Float = 0) {
+        self.controller = controller
+        self.target = target
+        self.index = index
+        self.depth = depth
+        self.curve = curve
+        self.smoothing = smoothing
+        self.step = step
+    }
+}

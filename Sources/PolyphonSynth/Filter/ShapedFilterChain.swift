@@ -1,0 +1,118 @@
+import PolyphonSoundFontCore
+
+/// What an SFZ voice runs after its oscillator in place of the SF2 low-pass, in sfizz's order:
+/// its first filter, its second (`fil2_*`) in series, then its equaliser bands (`eqN_*`), each
+/// moved by the controllers aimed at it (``ShapedControllers``) and the first also by the
+/// voice's envelopes and LFOs.
+///
+/// Chosen at note-on from the region's ``VoiceShaping``; an SF2 voice's chain is inactive and
+/// costs it one test per rendered stretch.
+struct ShapedFilterChain {
+    /// True when any stage plays (and the SF2 low-pass stays off).
+    private(set) var isActive = false
+    private(set) var first = ShapedFilter()
+    private(set) var second = ShapedFilter()
+    private var band0 = ShapedFilter()
+    private var band1 = ShapedFilter()
+    private var band2 = ShapedFilter()
+    private var controllers = ShapedControllers()
+    /// Frames rendered since the last ``aim(cents:resonance:outputRate:frames:)``, which the
+    /// smoothed controllers are moved on by.
+    private var framesSinceAim = 0
+
+    /// The first filter's cutoff with its key and velocity tracking, in absolute cents.
+    var baseCents: Float { first.baseCents }
+    /// The first filter's resonance in dB.
+    var baseResonance: Float { first.baseResonance }
+
+    /// True when nothing moves until the channel changes: no coefficient glides, no smoothed
+    /// controller on its way.
+    var isSteady: Bool {
+        !first.isGliding && !second.isGliding && !band0.isGliding && !band1.isGliding && !band2.isGliding
+            && controllers.isSteady
+    }
+
+    /// Starts the chain for a note from the region's shaping (inactive without one).
+    mutating func start(_ shaping: VoiceShaping?, channel: Channel, key: Int, velocity: Int, outputRate: Double) {
+        first.start(shaping?.filter, key: key, velocity: velocity)
+        second.start(shaping?.secondFilter, key: key, velocity: velocity)
+        band0 = ShapedFilter()
+        band1 = ShapedFilter()
+        band2 = ShapedFilter()
+        framesSinceAim = 0
+        let modulations = shaping?.controllerModulations ?? []
+        if let bands = shaping?.equalizers {
+            for (index, band) in bands.prefix(3).enumerated() where Self.bandPlays(band, index: index, modulations) {
+                switch index {
+                case 0: band0.start(band: band, velocity: velocity)
+                case 1: band1.start(band: band, velocity: velocity)
+                default: band2.start(band: band, velocity: velocity)
+                }
+            }
+        }
+        isActive = first.isActive || second.isActive || band0.isActive || band1.isActive || band2.isActive
+        controllers = ShapedControllers()
+        if isActive && !modulations.isEmpty {
+            controllers.start(modulations, ModulatorEvaluation.Context(channel: channel, key: key, velocity: velocity),
+                              outputRate: outputRate)
+        }
+    }
+
+    /// A band that can only ever be flat (no gain, none by velocity or controller) is left out:
+    /// the RBJ designs at 0 dB pass the signal unchanged.
+    static func bandPlays(_ band: EqualizerBandShape, index: Int, _ modulations: [ControllerModulationShape]) -> Bool {
+        band.gain != 0 || band.velocityToGain != 0
+            || modulations.contains { $0.target == .equalizerGain && $0.index == index && $0.depth != 0 }
+    }
+
+    /// The voice's channel changed: new values for the controllers to reach.
+    mutating func channelChanged(_ channel: Channel, key: Int, velocity: Int) {
+        guard controllers.isActive else { return }
+        // A ramp under way is where the frames since the last control point took it.
+        controllers.advance(framesSinceAim)
+        framesSinceAim = 0
+        controllers.update(ModulatorEvaluation.Context(channel: channel, key: key, velocity: velocity))
+    }
+
+    /// Aims the stages where the coming period of `frames` frames ends: the first filter at
+    /// `cents` (absolute, with the voice's modulation) and `resonance` dB, every stage with its
+    /// controllers.
+    mutating func aim(cents: Float, resonance: Float, outputRate: Double, frames: Int) {
+        var m = SIMD16<Float>(repeating: 0)
+        if controllers.isActive {
+            controllers.advance(framesSinceAim)
+            m = controllers.values(ahead: frames)
+        }
+        framesSinceAim = 0
+        if first.isActive {
+            first.aim(cents: cents + m[0], resonance: resonance + m[1], gain: first.baseGain + m[2],
+                      outputRate: outputRate, frames: frames)
+        }
+        if second.isActive {
+            second.aim(cents: second.baseCents + m[3], resonance: second.baseResonance + m[4],
+                       gain: second.baseGain + m[5], outputRate: outputRate, frames: frames)
+        }
+        if band0.isActive {
+            band0.aimBand(hertz: band0.baseCents + m[6], bandwidth: band0.baseResonance + m[7],
+                          gain: band0.baseGain + m[8], outputRate: outputRate, frames: frames)
+        }
+        if band1.isActive {
+            band1.aimBand(hertz: band1.baseCents + m[9], bandwidth: band1.baseResonance + m[10],
+                          gain: band1.baseGain + m[11], outputRate: outputRate, frames: frames)
+        }
+        if band2.isActive {
+            band2.aimBand(hertz: band2.baseCents + m[12], bandwidth: band2.baseResonance + m[13],
+                          gain: band2.baseGain + m[14], outputRate: outputRate, frames: frames)
+        }
+    }
+
+    /// Runs the stages over `count` frames of `buffer` in place.
+    mutating func process(_ buffer: UnsafeMutablePointer<Float>, count: Int) {
+        framesSinceAim += count
+        if first.isActive { first.process(buffer, count: count) }
+        if second.isActive { second.process(buffer, count: count) }
+        if band0.isActive { band0.process(buffer, count: count) }
+        if band1.isActive { band1.process(buffer, count: count) }
+        if band2.isActive { band2.process(buffer, count: count) }
+    }
+}
