@@ -110,7 +110,7 @@ import Testing
             <region> key=62 eq1_freq=1000 eq1_gain_oncc22=12 eq1_gain_stepcc22=0.25
             <region> key=63 fil_type=hpf_2p cutoff=250 fil2_type=hpf_2p cutoff2=4000 cutoff2_oncc23=-2400
             <region> key=64 fil_type=peq cutoff=1000 fil_gain_oncc24=-12 fil_gain_smoothcc24=100
-            <region> key=65
+            <region> lokey=65 hikey=127
             """, files: ["tone.wav": SFZPlayingTests.sine(1000)])
         #expect(bank.warnings.isEmpty, "\(bank.warnings)")
         /// `key` with controllers set before it starts, 0.1…0.3 s of it.
