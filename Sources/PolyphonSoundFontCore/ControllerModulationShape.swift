@@ -1,6 +1,7 @@
 /// A controller moving one parameter of a voice's filters or equaliser bands as sfizz moves it:
-/// the controller's value (0…1) read through a 128-point curve, quantised to multiples of
-/// ``step``, followed linearly over the smoothing time, times ``depth`` in the parameter's unit.
+/// the controller's value (0…1) read through a 128-point curve, times ``depth`` in the
+/// parameter's unit, truncated to a multiple of ``step``, followed linearly over the smoothing
+/// time.
 public struct ControllerModulationShape: Hashable, Sendable {
     /// What the controller moves.
     public enum Target: UInt8, Hashable, Sendable {
@@ -30,9 +31,8 @@ public struct ControllerModulationShape: Hashable, Sendable {
     public var curve: [Float]
     /// Milliseconds over which a change is followed (0: at once).
     public var smoothing: Float
-    /// The step the curve's output (0…1) is quantised to, truncating (0: none). sfizz reads
-    /// `*_stepccN` of the filters and bands this way: 0.25 moves the target in four steps of a
-    /// quarter of ``depth``.
+    /// The step the modulation moves by, in the target's unit, truncating toward 0 (0: none);
+    /// sfizz_render quantises `eq1_gain_stepcc20=0.25` to quarters of a dB.
     public var step: Float
 
     /// Controller `controller` moving `target` of filter or band `index` by `depth` at full scale.

@@ -107,7 +107,7 @@ import Testing
             <group> sample=tone.wav pitch_keytrack=0
             <region> key=60 fil_type=lpf_2p cutoff=250 cutoff_oncc74=2400 cutoff_curvecc74=4
             <region> key=61 eq1_freq=1000 eq1_gain_oncc20=12 eq1_gain_curvecc20=7
-            <region> key=62 eq1_freq=1000 eq1_gain_oncc22=12 eq1_gain_stepcc22=0.25
+            <region> key=62 eq1_freq=1000 eq1_gain_oncc22=12 eq1_gain_stepcc22=4
             <region> key=63 fil_type=hpf_2p cutoff=250 fil2_type=hpf_2p cutoff2=4000 cutoff2_oncc23=-2400
             <region> key=64 fil_type=peq cutoff=1000 fil_gain_oncc24=-12 fil_gain_smoothcc24=100
             <region> lokey=65 hikey=127
@@ -129,10 +129,9 @@ import Testing
         // A <curve> at 1 from 64 on: CC 20 at 64 gives the band all of its 12 dB, at 32 half.
         let tabled = try level(61, [(20, 64)]) - open, halfTabled = try level(61, [(20, 32)]) - open
         #expect(abs(tabled - 12) < 0.1 && abs(halfTabled - 6) < 0.1, "<curve>: \(tabled), \(halfTabled) dB")
-        // Steps of a quarter of the depth (sfizz's reading of the step): CC 22 at 100 is
-        // 100/127 = 0.79, stepped down to 0.75, 9 dB.
+        // Steps of 4 dB: CC 22 at 100 is 12 × 100/127 = 9.45 dB, truncated to 8.
         let stepped = try level(62, [(22, 100)]) - open
-        #expect(abs(stepped - 9) < 0.1, "eq1_gain_stepcc22=0.25: \(stepped) dB")
+        #expect(abs(stepped - 8) < 0.1, "eq1_gain_stepcc22=4: \(stepped) dB")
         // The second filter's cutoff moved two octaves down to the sine.
         let lowered = try level(63, [(23, 127)]) - open, high = try level(63) - open
         let loweredExpected = Self.cookbookDecibels("hpf", f0: 250, q: 1, at: 1000)

@@ -2,9 +2,9 @@ import PolyphonSoundFontCore
 
 /// The controllers moving a voice's shaped filters and equaliser bands
 /// (``ControllerModulationShape``), as sfizz's controller sources move them: the controller's
-/// value (0…1; the pitch wheel −1…1) read through the input's curve, quantised to multiples of
-/// its step, then followed linearly — a change reaching its new value after the smoothing time (at least
-/// 16 frames), as sfizz's linear smoother does — times its depth.
+/// value (0…1; the pitch wheel −1…1) read through the input's curve, times its depth, truncated
+/// to a multiple of its step, then followed linearly — a change reaching its new value after
+/// the smoothing time (at least 16 frames), as sfizz's linear smoother does.
 ///
 /// Targets are read by slot: filter `i`'s cutoff (cents), resonance and gain (dB) at 3·i …
 /// 3·i + 2, equaliser band `j`'s frequency (Hz), width (octaves) and gain (dB) at 6 + 3·j ….
@@ -96,8 +96,8 @@ struct ShapedControllers {
         return next.replacing(with: target, where: (rising .& (next .> target)) .| (.!rising .& (next .< target)))
     }
 
-    /// Input `i`'s value for the channel as it is: the source through the curve, stepped, times
-    /// the depth.
+    /// Input `i`'s value for the channel as it is: the source through the curve, times the
+    /// depth, stepped.
     private func value(of i: Int, _ context: ModulatorEvaluation.Context) -> Float {
         let input = inputs[i]
         let x = Self.sourceValue(input.controller, context)
@@ -109,8 +109,9 @@ struct ShapedControllers {
             let fraction = position - Float(index)
             y = input.curve[index] + (input.curve[index + 1] - input.curve[index]) * fraction
         }
-        if input.step > 0 { y = (y / input.step).rounded(.towardZero) * input.step }
-        return y * input.depth
+        var result = y * input.depth
+        if input.step > 0 { result = (result / input.step).rounded(.towardZero) * input.step }
+        return result
     }
 
     /// sfizz's value of an SFZ controller number: 7-bit values over 127, the pitch wheel over
