@@ -92,18 +92,17 @@ struct ShapedFilterChain {
             second.aim(cents: second.baseCents + m[3], resonance: second.baseResonance + m[4],
                        gain: second.baseGain + m[5], outputRate: outputRate, frames: frames)
         }
-        if band0.isActive {
-            band0.aimBand(hertz: band0.baseCents + m[6], bandwidth: band0.baseResonance + m[7],
-                          gain: band0.baseGain + m[8], outputRate: outputRate, frames: frames)
-        }
-        if band1.isActive {
-            band1.aimBand(hertz: band1.baseCents + m[9], bandwidth: band1.baseResonance + m[10],
-                          gain: band1.baseGain + m[11], outputRate: outputRate, frames: frames)
-        }
-        if band2.isActive {
-            band2.aimBand(hertz: band2.baseCents + m[12], bandwidth: band2.baseResonance + m[13],
-                          gain: band2.baseGain + m[14], outputRate: outputRate, frames: frames)
-        }
+        Self.aim(&band0, m[6], m[7], m[8], outputRate: outputRate, frames: frames)
+        Self.aim(&band1, m[9], m[10], m[11], outputRate: outputRate, frames: frames)
+        Self.aim(&band2, m[12], m[13], m[14], outputRate: outputRate, frames: frames)
+    }
+
+    /// Aims an active equaliser band with its controllers' Hz, octaves and dB.
+    private static func aim(_ band: inout ShapedFilter, _ hertz: Float, _ octaves: Float, _ decibels: Float,
+                            outputRate: Double, frames: Int) {
+        guard band.isActive else { return }
+        band.aimBand(hertz: band.baseCents + hertz, bandwidth: band.baseResonance + octaves,
+                     gain: band.baseGain + decibels, outputRate: outputRate, frames: frames)
     }
 
     /// Runs the stages over `count` frames of `buffer` in place.
