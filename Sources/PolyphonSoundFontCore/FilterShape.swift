@@ -10,7 +10,7 @@ public struct FilterShape: Hashable, Sendable {
     /// What the filter lets through.
     public enum Response: UInt8, Hashable, Sendable {
         case lowPass, highPass, bandPass, bandReject
-        /// RBJ shelves and peaking band: ``gain`` dB below, above or around the cutoff.
+        /// RBJ shelves and peaking band: ``FilterShape/gain`` dB below, above or around the cutoff.
         case lowShelf, highShelf, peaking
         /// The state-variable band-pass (`bpf_2p_sv`): the band-pass with its peak at the
         /// resonance (Q) rather than at 0 dB. (The other state-variable types have their
