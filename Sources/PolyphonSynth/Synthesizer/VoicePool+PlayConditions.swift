@@ -31,7 +31,7 @@ extension VoicePool {
             state.noteOnVelocity[key] = UInt8(velocity)
             state.noteOnBus[key] = bus
         }
-        let glideFrom = prepareNoteOn(ch, key: key, context)
+        let glideFrom = prepareNoteOn(ch, key: key, releasingStruckKey: false, context)
         let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
         let draw = nextRandom()
         let k = UInt8(key), vel = UInt8(velocity)
@@ -235,10 +235,13 @@ extension VoicePool {
                 voices[slot].note.isKeyReleased = true
             }
         }
+        let noteStart = region.shaping?.noteStart
         if !isTwin {
-            state.lastStart = (state.event, condition?.region ?? -1, nextRandom(), nextRandom())
+            // Draws only for zones that use them, so other instruments' sequences stay as they were.
+            state.lastStart = noteStart == nil ? (state.event, condition?.region ?? -1, 0, 0)
+                : (state.event, condition?.region ?? -1, nextRandom(), nextRandom())
         }
-        if let noteStart = region.shaping?.noteStart {
+        if let noteStart {
             let wait = voices[slot].applyNoteStart(noteStart, channel: ch,
                                                    draws: (state.lastStart.delayDraw, state.lastStart.offsetDraw),
                                                    context: context)

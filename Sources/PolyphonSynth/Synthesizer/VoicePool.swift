@@ -96,10 +96,11 @@ final class VoicePool {
     }
 
     /// The releases and glide a note-on begins with: a new note on a key that is still sounding
-    /// releases the old one (FluidSynth), and in mono mode the new note replaces whatever the
-    /// channel was playing. Returns the key to glide from (−1: none).
-    func prepareNoteOn(_ ch: Channel, key: Int, _ context: RenderContext) -> Int {
-        releaseForNewNote(on: ch, key: key, context)
+    /// releases the old one (FluidSynth; not for SFZ instruments, `releasingStruckKey` false,
+    /// where sfizz lets them ring and `note_polyphony` limits them), and in mono mode the new
+    /// note replaces whatever the channel was playing. Returns the key to glide from (−1: none).
+    func prepareNoteOn(_ ch: Channel, key: Int, releasingStruckKey: Bool = true, _ context: RenderContext) -> Int {
+        if releasingStruckKey { releaseForNewNote(on: ch, key: key, context) }
         var glideFrom = ch.takePortamentoSource()
         if ch.isMono {
             releaseForNewNote(on: ch, key: nil, context)
