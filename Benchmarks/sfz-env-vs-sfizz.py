@@ -6,13 +6,15 @@
 SFIZZ_RENDER is sfizz's `sfizz_render`, built from sfizz's sources outside the repository;
 POLYPHON defaults to .build/debug/polyphon. Writes into WORKDIR (default a new temporary folder)
 sines (1 kHz for the envelopes; 300–700 Hz, one per region, so the pitch tells which region
-played, for the voice limits and pedals), two instruments and a MIDI file for each, one event
+played, for the voice limits and pedals), two instruments (each with a region over keys 100–127
+that never plays, so Polyphon does not take it for a drum kit) and a MIDI file for each, one event
 group per one-second slot; renders both at 44.1 kHz and prints two tables:
 
 - envelopes (`ampeg_start`, `ampeg_vel2*`, `ampeg_*_onccN`, `delay`, `delay_onccN`,
-  `offset_onccN`): per slot the onset, the time the attack reaches −0.5 dB of the slot's peak,
-  the level 0.45 s into the note and the release's fall to −20 dB after note-off, in ms and dB
-  (envelope: peak of 1 ms windows);
+  `offset_onccN`): per slot the onset, the time the level first comes within 0.5 dB of a plain
+  note's, the level 0.45 s into the note against the plain note's and the release's fall to
+  −20 dB after note-off, in ms and dB (envelope: peak of 1 ms windows; each renderer against
+  its own plain note, so their output scalings cancel);
 - voices (`polyphony` per group and per header, `note_polyphony`/`note_selfmask`, release
   regions of a voice `off_by` cuts, `sustain_cc`, `sustain_lo`, `sustain_sw`): which regions
   sound 0.3–0.45 s into the slot, told by their pitch.
@@ -24,6 +26,7 @@ import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
 base = types.ModuleType('sfz_vs_sfizz')
+base.__file__ = os.path.join(here, 'sfz-vs-sfizz.py')
 source = open(os.path.join(here, 'sfz-vs-sfizz.py')).read().replace('\nmain()\n', '\n')
 exec(compile(source, 'sfz-vs-sfizz.py', 'exec'), base.__dict__)
 RATE, write_wav, read_wav = base.RATE, base.write_wav, base.read_wav
@@ -42,6 +45,7 @@ ENVELOPES = """<control> hint_ram_based=1
 <region> key=72 delay=0.1 delay_oncc1=0.1
 <region> key=74 sample=gap.wav offset_oncc1=22050
 <region> key=76 ampeg_delay=0.1 ampeg_start=30 ampeg_attack=0.1
+<region> lokey=100 hikey=127
 """
 
 # (label, key, velocity, held seconds)
@@ -50,7 +54,7 @@ ENVELOPE_SLOTS = [('ampeg_start=50, attack 0.2 s', 60, 127, 0.6), ('ampeg_vel2at
                   ('ampeg_sustain_oncc1=50, CC1 127', 65, 127, 0.6), ('ampeg_vel2sustain=30 (+20)', 67, 127, 0.6),
                   ('ampeg_vel2release=0.4 (+0.1)', 69, 127, 0.3), ('ampeg_hold_oncc1=0.2', 71, 127, 0.6),
                   ('delay=0.1 delay_oncc1=0.1', 72, 127, 0.6), ('offset_oncc1=22050 (0.5 s gap)', 74, 127, 0.6),
-                  ('ampeg_delay=0.1 ampeg_start=30', 76, 127, 0.6)]
+                  ('ampeg_delay=0.1 ampeg_start=30', 76, 127, 0.6), ('plain note (the level reference)', 100, 127, 0.6)]
 
 VOICES = """<control> hint_ram_based=1
 <global> pitch_keytrack=0 ampeg_release=0.3
@@ -70,12 +74,13 @@ VOICES = """<control> hint_ram_based=1
 <region> sample=b.wav key=62 lovel=64
 <group>
 <region> sample=c.wav key=46 group=2 off_by=1
-<region> sample=d.wav key=46 trigger=release
+<region> sample=short.wav key=46 trigger=release
 <region> sample=e.wav key=42 group=1
 <region> sample=a.wav key=70 sustain_cc=67
 <region> sample=b.wav key=72 sustain_lo=100
 <region> sample=c.wav key=74
 <region> sample=d.wav key=76 sustain_sw=off
+<region> sample=e.wav lokey=100 hikey=127
 """
 
 def voice_events():
@@ -131,10 +136,9 @@ def envelope(x, start, seconds=0.95):
     n = len(seg) // w
     return 20 * np.log10(np.abs(seg[:n * w]).reshape(n, w).max(axis=1) + 1e-12)
 
-def envelope_figures(x, slot, held):
+def envelope_figures(x, slot, held, reference):
     env = envelope(x, slot + 0.05)
-    peak = env.max()
-    rel = env - peak
+    rel = env - reference
     onset = next((i for i, v in enumerate(rel) if v > -40), None)
     full = next((i for i, v in enumerate(rel) if v > -0.5), None)
     at = rel[450] if len(rel) > 450 else float('nan')
@@ -158,18 +162,21 @@ def main():
     for name, f in SINES.items():
         write_wav(f'{work}/{name}.wav', [math.sin(2 * math.pi * f * i / RATE) for i in range(2 * RATE)])
     write_wav(f'{work}/k.wav', [math.sin(2 * math.pi * 1000 * i / RATE) for i in range(2 * RATE)])
+    write_wav(f'{work}/short.wav', [math.sin(2 * math.pi * SINES['d'] * i / RATE) for i in range(RATE // 2)])
     write_wav(f'{work}/gap.wav', [0.0] * (RATE // 2) + [math.sin(2 * math.pi * 1000 * i / RATE) for i in range(RATE)])
     open(f'{work}/env.sfz', 'w').write(ENVELOPES)
     open(f'{work}/voices.sfz', 'w').write(VOICES)
 
     a, b = render(sfizz, polyphon, work, 'env', envelope_events())
-    print('| slot | onset ms (sfizz / Polyphon) | −0.5 dB at ms | level at 450 ms, dB | release to −20 dB, ms |')
+    print('| slot | onset ms (sfizz / Polyphon) | within 0.5 dB of full at ms | level at 450 ms, dB | release to −20 dB, ms |')
     print('|---|---|---|---|---|')
     def fmt(x, y, digits=0):
         f = lambda v: '–' if v is None or (isinstance(v, float) and math.isnan(v)) else f'{v:.{digits}f}'
         return f'{f(x)} / {f(y)}'
-    for slot, (label, _, _, held) in enumerate(ENVELOPE_SLOTS):
-        fa, fb = envelope_figures(a, slot, held), envelope_figures(b, slot, held)
+    last = len(ENVELOPE_SLOTS) - 1
+    ra, rb = envelope(a, last + 0.05)[450], envelope(b, last + 0.05)[450]
+    for slot, (label, _, _, held) in enumerate(ENVELOPE_SLOTS[:-1]):
+        fa, fb = envelope_figures(a, slot, held, ra), envelope_figures(b, slot, held, rb)
         release = fmt(fa[3], fb[3]) if held < 0.5 else '–'
         print(f'| {label} | {fmt(fa[0], fb[0])} | {fmt(fa[1], fb[1])} | {fmt(fa[2], fb[2], 2)} | {release} |')
 
