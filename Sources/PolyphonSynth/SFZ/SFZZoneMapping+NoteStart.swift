@@ -40,7 +40,7 @@ extension SFZZoneMapping {
     static func volumeEnvelopeShape(_ envelope: SFZEnvelope) -> VolumeEnvelopeShape {
         var shape = VolumeEnvelopeShape()
         func value(_ stage: SFZEnvelopeStage, _ base: Float, scale: Float = 1) -> NoteStartValue {
-            let inputs = envelope.controllerModifiers.filter { $0.stage == stage }.map(\.input)
+            let inputs = envelope.controllerModifiers.filter { $0.stage == stage }.map { $0.input }
             var value = NoteStartValue(base * scale, byVelocity: (envelope.velocityModifiers[stage] ?? 0) * scale,
                                        controllers: terms(inputs))
             for i in value.controllers.indices { value.controllers[i].depth *= scale }
