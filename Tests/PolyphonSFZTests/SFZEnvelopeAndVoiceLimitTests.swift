@@ -121,6 +121,16 @@ import Testing
             let synthesizer = try Synthesizer(soundBank: bank.soundFont)
             return try (0..<6).map { _ in try onset(62, on: synthesizer) } + (0..<6).map { _ in try onset(65, on: synthesizer) }
         }
+        // Absurd depths (any finite value is kept) bound the voice, never trap: it sounds finite.
+        let absurd = try SFZPlayingTests.bank("""
+            <region> sample=s.wav offset_oncc1=1e30 offset_random=4000000000 delay_oncc1=-1e30 delay_random=1e30
+            <region> sample=s.wav ampeg_start=1e30 ampeg_attack_oncc1=1e30 ampeg_sustain_oncc1=-1e30 ampeg_vel2release=1e30
+            """, files: ["s.wav": SFZPlayingTests.sine(1000)])
+        let synthesizer = try Synthesizer(soundBank: absurd.soundFont)
+        synthesizer.sendController(1, withValue: 127, onChannel: 0)
+        synthesizer.startNote(60, withVelocity: 127, onChannel: 0)
+        let finite = synthesizer.renderSeconds(0.05, block: 64).left.allSatisfy { $0.isFinite }
+        #expect(finite)
         let first = try draws()
         let delays = first.prefix(6), offsets = first.suffix(6)
         #expect(delays.allSatisfy { $0 >= 0 && $0 <= 0.101 } && Set(delays).count >= 4, "\(delays)")

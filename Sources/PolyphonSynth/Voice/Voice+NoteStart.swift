@@ -15,9 +15,10 @@ extension Voice {
             v.value(velocity: velocity, draw: draw) { ch.controllers[Int($0)] }
         }
         if let offset = shape.offset {
-            // Whole frames, as sfizz's integer offsets; the oscillator clamps to the sample.
-            let frames = value(offset, draws.offset).rounded(.towardZero)
-            generators[Int(GeneratorType.startAddrsOffset.rawValue)] += max(frames, 0)
+            // Whole frames, as sfizz's integer offsets; the oscillator clamps to the sample. An
+            // SFZ may give any finite depth: bounded so the frame count stays an integer.
+            let frames = Self.bounded(value(offset, draws.offset), 0...2_000_000_000).rounded(.towardZero)
+            generators[Int(GeneratorType.startAddrsOffset.rawValue)] += frames
             setUpOscillator()
         }
         if let envelope = shape.volumeEnvelope {
@@ -28,14 +29,19 @@ extension Voice {
             set(.holdVolEnv, Self.timecents(value(envelope.hold), zero: -32768))
             set(.decayVolEnv, Self.timecents(value(envelope.decay) * stretch, zero: -12000))
             set(.releaseVolEnv, Self.timecents(value(envelope.release) * stretch, zero: -12000))
-            let sustain = min(max(value(envelope.sustain), 0), 1)
+            let sustain = Self.bounded(value(envelope.sustain), 0...1)
             set(.sustainVolEnv, sustain > 0 ? min(-200 * Float(Math.log10(Double(sustain))), 1440) : 1440)
-            startEnvelopesAndLFOs(context, startLevel: min(max(value(envelope.start), 0), 1))
+            startEnvelopesAndLFOs(context, startLevel: Self.bounded(value(envelope.start), 0...1))
         }
         guard let delay = shape.delay else { return 0 }
         // sfizz bounds the delay to 0…100 s.
-        let seconds = min(max(value(delay, draws.delay), 0), 100)
+        let seconds = Self.bounded(value(delay, draws.delay), 0...100)
         return Int(Double(seconds) * context.outputRate)
+    }
+
+    /// `x` within `range`; NaN (∞ − ∞ from absurd depths) as the lower end.
+    static func bounded(_ x: Float, _ range: ClosedRange<Float>) -> Float {
+        x.isNaN ? range.lowerBound : min(max(x, range.lowerBound), range.upperBound)
     }
 
     /// Seconds as timecents (exact, unrounded); 0 s or less as `zero`.
