@@ -15,6 +15,12 @@ public struct VoiceShaping: Hashable, Sendable {
     public var pitchLFO: LFOShape?
     /// An LFO adding its depth in cents to the shaped filter's cutoff (SFZ `fillfo_*`).
     public var filterLFO: LFOShape?
+    /// LFOs of sums of waves sent to any of the voice's targets (SFZ `lfoN_*`; at most
+    /// ``RoutedLFOShape/voiceLimit``).
+    public var routedLFOs: [RoutedLFOShape] = []
+    /// Envelopes through points sent to any of the voice's targets, one of them perhaps its
+    /// amplitude envelope (SFZ `egN_*`; at most ``FlexEnvelopeShape/voiceLimit``).
+    public var flexEnvelopes: [FlexEnvelopeShape] = []
 
     /// Shaping with the given parts.
     public init(filter: FilterShape? = nil, pitchEnvelope: ModulationEnvelopeShape? = nil,
@@ -31,7 +37,7 @@ public struct VoiceShaping: Hashable, Sendable {
     /// True when nothing is set.
     public var isEmpty: Bool {
         filter == nil && pitchEnvelope == nil && filterEnvelope == nil && volumeLFO == nil && pitchLFO == nil
-            && filterLFO == nil
+            && filterLFO == nil && routedLFOs.isEmpty && flexEnvelopes.isEmpty
     }
 }
 
@@ -39,9 +45,11 @@ public struct VoiceShaping: Hashable, Sendable {
 /// seconds and fading in linearly over `fade` seconds; its output (−1…1, the pulses 0…1)
 /// scales `depth`.
 public struct LFOShape: Hashable, Sendable {
-    /// sfizz's waves (its numbering), the sine its parabolic approximation.
+    /// sfizz's waves (its numbering), the sine its parabolic approximation; sample-and-hold
+    /// holds a random value (−1…1) for each half cycle, and only ``RoutedLFOShape`` plays it.
     public enum Wave: UInt8, Hashable, Sendable {
         case triangle = 0, sine = 1, pulse75 = 2, square = 3, pulse25 = 4, pulse12_5 = 5, ramp = 6, saw = 7
+        case sampleAndHold = 12
     }
 
     public var wave: Wave

@@ -41,21 +41,27 @@ struct ShapedLFO {
     /// The output now, in the target's unit.
     var value: Float {
         guard delayFrames == 0 else { return 0 }
-        let p = Float(phase)
-        let y: Float
-        switch wave {
-        case .triangle: y = p < 0.25 ? 4 * p : p > 0.75 ? 4 * p - 4 : 2 - 4 * p
-        case .sine:
-            let x = p + p - 1
-            y = -4 * x * (1 - abs(x))
-        case .pulse75: y = p < 0.75 ? 1 : 0
-        case .square: y = p < 0.5 ? 1 : 0
-        case .pulse25: y = p < 0.25 ? 1 : 0
-        case .pulse12_5: y = p < 0.125 ? 1 : 0
-        case .ramp: y = 2 * p - 1
-        case .saw: y = 1 - 2 * p
-        }
+        let y = wave.value(at: Float(phase))
         return y * Float(fade) * depth
+    }
+}
+
+extension LFOShape.Wave {
+    /// The wave at `phase` (0…1), with sfizz's formulas; 0 for sample-and-hold, whose value the
+    /// LFO holds itself.
+    @inline(__always)
+    func value(at p: Float) -> Float {
+        switch self {
+        case .triangle: p < 0.25 ? 4 * p : p > 0.75 ? 4 * p - 4 : 2 - 4 * p
+        case .sine: -4 * (p + p - 1) * (1 - abs(p + p - 1))
+        case .pulse75: p < 0.75 ? 1 : 0
+        case .square: p < 0.5 ? 1 : 0
+        case .pulse25: p < 0.25 ? 1 : 0
+        case .pulse12_5: p < 0.125 ? 1 : 0
+        case .ramp: 2 * p - 1
+        case .saw: 1 - 2 * p
+        case .sampleAndHold: 0
+        }
     }
 }
 

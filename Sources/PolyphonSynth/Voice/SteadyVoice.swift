@@ -100,6 +100,7 @@ extension Voice {
             && !sound.usesModulationLFO && sound.vibLfoToPitch == 0 && sound.portamentoStep == 0
             && (!sound.usesModulationEnvelope || modulationEnvelope.isSteady)
             && (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
+            && !routedModulation.isActive
             && (!sound.filterActive || filterHoldsStill(sharing: sharing, context: context))
         steadiness.judgedSharing = sharing
         steadiness.judgedMember = membership.inSharedFilter
