@@ -12,7 +12,8 @@ the NOTES below, and a MIDI file that sets CC 1 to 100, then plays each note for
 apart; renders it with both programs at 48 kHz and prints a table per note: the quantity at
 points through the note (10 ms windows), sfizz's value and Polyphon's difference. Levels are
 taken against each program's own plain sine (the first note), which removes their constant
-output offset. Needs python3 with numpy.
+output offset; '–' where the note is silent (below −60 dB, sfizz_render's 16-bit floor). Needs
+python3 with numpy.
 """
 import math, os, struct, subprocess, sys, tempfile
 import numpy as np
@@ -104,12 +105,14 @@ def main():
         print(f'\n{title}\n\n| time s | sfizz {unit} | Polyphon − sfizz |\n|---|---|---|')
         for time in TIMES:
             values = []
+            silent = db(window(a, i, time)) - plain[0] < -60 and db(window(a, i, time, 1)) - plain[0] < -60
             for x, reference in zip((a, b), plain):
                 w = window(x, i, time)
-                if quantity == 'cents': values.append(cents(w) if db(w) > -60 else float('nan'))
+                if quantity == 'cents': values.append(cents(w))
                 elif quantity == 'level': values.append(db(w) - reference)
                 else: values.append(db(window(x, i, time, 1)) - db(w))
-            shown = '–' if math.isnan(values[0]) or values[0] < -90 else f'{values[0]:+.2f}'
+            # Below −60 dB sfizz_render's 16-bit output is its noise floor, Polyphon's silence.
+            shown = '–' if math.isnan(values[0]) or silent else f'{values[0]:+.2f}'
             diff = '–' if shown == '–' or math.isnan(values[1]) else f'{values[1] - values[0]:+.2f}'
             print(f'| {time:.2f} | {shown} | {diff} |')
 

@@ -36,8 +36,11 @@ struct RoutedModulation {
     private var depths = SIMD64<Float>(repeating: 0)
     /// Sources routed to the amplitude, one bit each.
     private var amplitudeSources: UInt8 = 0
-    /// Some source is routed to the pan.
+    /// Some source is routed to the pan, and the percent it gave at the last control point.
     private(set) var movesPan = false
+    var lastPan: Float = 0
+    /// Some source is routed to the pitch.
+    private(set) var movesPitch = false
 
     /// Starts the LFOs and envelopes `shaping` names for a note, or leaves them off (touching
     /// nothing of the state when it was off: SF2 voices pay one test).
@@ -150,6 +153,7 @@ struct RoutedModulation {
         depths = SIMD64(repeating: 0)
         amplitudeSources = 0
         movesPan = false
+        movesPitch = false
         func apply(_ routes: [ModulationRoute], source: Int) {
             for route in routes {
                 let lane = source * 8 + Int(route.target.rawValue)
@@ -161,6 +165,7 @@ struct RoutedModulation {
                 } else {
                     depths[lane] += route.depth + sum(route.depthControllers, channel)
                     movesPan = movesPan || route.target == .pan
+                    movesPitch = movesPitch || route.target == .pitch
                 }
             }
         }

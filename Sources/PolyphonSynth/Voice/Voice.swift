@@ -128,6 +128,7 @@ struct Voice {
         shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
         shapedLFOs.start(region.shaping, rate: context.outputRate)
         routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
+        sound.pansWithinChunk = routedModulation.movesPan
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -219,7 +220,10 @@ struct Voice {
         guard isActive else { return }
         updateModulation(ch, context)
         updateParameters(ch, context)
-        if routedModulation.isActive { routedModulation.channelChanged(ch) }
+        if routedModulation.isActive {
+            routedModulation.channelChanged(ch)
+            if routedModulation.movesPan { applyRoutedPan() }
+        }
         restartControlPeriod()
     }
 
