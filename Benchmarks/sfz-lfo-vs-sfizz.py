@@ -10,7 +10,8 @@ POLYPHON defaults to .build/debug/polyphon. Writes into WORKDIR (default a new t
 folder) a 4 s C4 sine and 4 s of seeded white noise, an instrument whose keys each play one of
 the NOTES below, and a MIDI file that sets CC 1 to 100, then plays each note for 1 s, 2.5 s
 apart; renders it with both programs at 48 kHz and prints a table per note: the quantity at
-points through the note (10 ms windows), sfizz's value and Polyphon's difference. Levels are
+points through the note (10 ms windows), sfizz's value and Polyphon's difference, then a
+summary: each note's range and largest difference. Levels are
 taken against each program's own plain sine (the first note), which removes their constant
 output offset; '–' where the note is silent (below −60 dB, sfizz_render's 16-bit floor). Needs
 python3 with numpy.
@@ -36,7 +37,7 @@ NOTES = [
     (43, 'pan', 'sample=c4.wav lfo1_freq=2 lfo1_wave=1 lfo1_pan=80',
      '`lfo1` pan: sine 2 Hz ±80 %'),
     (44, 'cents', 'sample=c4.wav eg1_time1=0.2 eg1_level1=1 eg1_shape1=3 eg1_time2=0.3 eg1_level2=0.4 eg1_shape2=-2 '
-                  'eg1_sustain=2 eg1_time3=0.3 eg1_level3=-0.3 eg1_pitch=1200',
+                  'eg1_sustain=2 eg1_time3=0.3 eg1_level3=-0.3 eg1_pitch=1200 ampeg_release=1',
      '`eg1` pitch: to 1 in 0.2 s (shape 3), to 0.4 in 0.3 s (shape −2, sustain), to −0.3 in 0.3 s, ×1200 cents'),
     (45, 'level', 'sample=c4.wav eg1_ampeg=1 eg1_time0=0.05 eg1_level0=1 eg1_time1=0.3 eg1_level1=0.3 eg1_shape1=-3 '
                   'eg1_sustain=1 eg1_time2=0.4 eg1_level2=0',
@@ -99,6 +100,7 @@ def main():
     def window(x, i, time, channel=0):
         start = int((0.1 + i * SPACING + time - 0.005) * RATE)
         return x[start:start + int(0.01 * RATE), channel]
+    summary = []
     plain = [np.mean([db(window(x, 0, time)) for time in (0.3, 0.5, 0.7)]) for x in (a, b)]
     for i, (key, quantity, opcodes, title) in enumerate(NOTES[1:], start=1):
         unit = {'cents': 'cents', 'level': 'dB', 'pan': 'dB right − left'}[quantity]
@@ -115,5 +117,11 @@ def main():
             shown = '–' if math.isnan(values[0]) or silent else f'{values[0]:+.2f}'
             diff = '–' if shown == '–' or math.isnan(values[1]) else f'{values[1] - values[0]:+.2f}'
             print(f'| {time:.2f} | {shown} | {diff} |')
+            if diff != '–': summary.append((i, unit, values[0], values[1] - values[0]))
+    print('\n| modulation | unit | sfizz from … to | largest \\|Polyphon − sfizz\\| |\n|---|---|---|---|')
+    for i, (key, quantity, opcodes, title) in enumerate(NOTES[1:], start=1):
+        rows = [r for r in summary if r[0] == i]
+        print(f'| {title} | {rows[0][1]} | {min(r[2] for r in rows):+.1f} … {max(r[2] for r in rows):+.1f} | '
+              f'{max(abs(r[3]) for r in rows):.2f} |')
 
 main()
