@@ -22,9 +22,7 @@ struct RoutedLFO {
     private var cycles: Double = 0
     /// Cycles per frame.
     private var step: Double = 0
-    private var delayFrames = 0
-    private var fade: Double = 1
-    private var fadeStep: Double = 0
+    private var onset = LFOOnset()
     /// Cycles after which the LFO stops (0: never).
     private var count: Double = 0
 
@@ -43,9 +41,7 @@ struct RoutedLFO {
         }
         startPhase = Double(shape.phase) - Double(shape.phase).rounded(.down)
         step = Double(frequency) / rate
-        delayFrames = delay > 0 ? Int((Double(delay) * rate).rounded(.up)) : 0
-        self.fade = fade > 0 ? 0 : 1
-        fadeStep = fade > 0 ? 1 / (Double(fade) * rate) : 0
+        onset = LFOOnset(delay: delay, fade: fade, rate: rate)
         count = Double(max(shape.count, 0))
         // splitmix64 of the seed: a different, never-zero xorshift state per voice and LFO.
         var z = seed &+ 0x9E37_79B9_7F4A_7C15
@@ -63,15 +59,9 @@ struct RoutedLFO {
     }
 
     mutating func advance(_ frames: Int) {
-        var n = frames
-        if delayFrames > 0 {
-            let skipped = min(n, delayFrames)
-            delayFrames -= skipped
-            n -= skipped
-        }
+        let n = onset.advance(frames)
         guard n > 0 else { return }
         cycles += step * Double(n)
-        if fade < 1 { fade = min(1, fade + fadeStep * Double(n)) }
         holdNewValues()
     }
 
@@ -91,7 +81,7 @@ struct RoutedLFO {
 
     /// The sum of the waves now (0 during the delay and after the last cycle).
     var value: Float {
-        guard delayFrames == 0, count == 0 || cycles < count else { return 0 }
+        guard !onset.isDelaying, count == 0 || cycles < count else { return 0 }
         var sum: Float = 0
         for i in 0..<waveCount {
             let wave = LFOShape.Wave(rawValue: waves[i]) ?? .triangle
@@ -104,6 +94,6 @@ struct RoutedLFO {
             }
             sum += offsets[i] + scales[i] * y
         }
-        return sum * Float(fade)
+        return sum * Float(onset.fade)
     }
 }

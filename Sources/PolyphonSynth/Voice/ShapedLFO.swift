@@ -8,10 +8,7 @@ struct ShapedLFO {
     /// Cycles per frame.
     private var step: Double = 0
     private var phase: Double = 0
-    private var delayFrames = 0
-    /// Fade-in progress 0…1 and its step per frame.
-    private var fade: Double = 1
-    private var fadeStep: Double = 0
+    private var onset = LFOOnset()
     private(set) var depth: Float = 0
 
     init() {}
@@ -20,29 +17,20 @@ struct ShapedLFO {
         wave = shape.wave
         step = Double(max(shape.frequency, 0)) / rate
         depth = shape.depth
-        delayFrames = shape.delay > 0 ? Int((Double(shape.delay) * rate).rounded(.up)) : 0
-        fade = shape.fade > 0 ? 0 : 1
-        fadeStep = shape.fade > 0 ? 1 / (Double(shape.fade) * rate) : 0
+        onset = LFOOnset(delay: shape.delay, fade: shape.fade, rate: rate)
     }
 
     mutating func advance(_ frames: Int) {
-        var n = frames
-        if delayFrames > 0 {
-            let skipped = min(n, delayFrames)
-            delayFrames -= skipped
-            n -= skipped
-        }
+        let n = onset.advance(frames)
         guard n > 0 else { return }
         phase += step * Double(n)
         phase -= phase.rounded(.down)
-        if fade < 1 { fade = min(1, fade + fadeStep * Double(n)) }
     }
 
     /// The output now, in the target's unit.
     var value: Float {
-        guard delayFrames == 0 else { return 0 }
-        let y = wave.value(at: Float(phase))
-        return y * Float(fade) * depth
+        guard !onset.isDelaying else { return 0 }
+        return wave.value(at: Float(phase)) * Float(onset.fade) * depth
     }
 }
 
