@@ -60,7 +60,8 @@ public struct SFZSoundBank: Sendable {
         var zones: [Zone] = []
         var pool = SFZSamplePool()
 
-        for region in instrument.regions {
+        let groupLimits = SFZPlayConditionMapping.groupLimits(instrument.regions)
+        for (regionIndex, region) in instrument.regions.enumerated() {
             notes.record(region)
             guard region.selection.triggersOnKeys, !SFZPlayConditionMapping.isUnreachable(region) else { continue }
             guard let source = region.playback.sample else { continue }
@@ -110,12 +111,13 @@ public struct SFZSoundBank: Sendable {
             for (sampleID, pan) in zip(channelSamples, pans) {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
-                                                                  defaultKeyswitch: instrument.defaultKeyswitch)
+                                                                  defaultKeyswitch: instrument.defaultKeyswitch,
+                                                                  regionIndex: regionIndex, groupLimits: groupLimits)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pan),
                                   modulators: SFZZoneMapping.cancelledDefaults
                                       + SFZZoneMapping.controllerModulators(region),
-                                  playCondition: condition, shaping: SFZZoneMapping.shaping(region)))
+                                  playCondition: condition, shaping: SFZZoneMapping.shapingAndNoteStart(region)))
             }
             notes.recordPlayed(region, channels: channelSamples.count)
         }

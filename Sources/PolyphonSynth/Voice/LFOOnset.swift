@@ -10,7 +10,9 @@ struct LFOOnset {
 
     /// An onset of `delay` then `fade` seconds at `rate`.
     init(delay: Float, fade: Float, rate: Double) {
-        delayFrames = delay > 0 ? Int((Double(delay) * rate).rounded(.up)) : 0
+        // An SFZ may give any finite delay (`pitchlfo_delay=1e30`); beyond Int32.max frames (over
+        // 13 hours) the LFO never starts anyway, and the conversion to Int must not trap.
+        delayFrames = delay > 0 ? Int(min(Double(delay) * rate, Double(Int32.max)).rounded(.up)) : 0
         self.fade = fade > 0 ? 0 : 1
         fadeStep = fade > 0 ? 1 / (Double(fade) * rate) : 0
     }
