@@ -78,7 +78,7 @@ extension SFZZoneMapping {
     /// Whether one of the envelopes the voice plays replaces the amplitude envelope: the zone's
     /// SF2 volume envelope then holds at full level.
     static func playsFlexAmplitudeEnvelope(_ region: SFZRegion) -> Bool {
-        region.flexEnvelopes.prefix(FlexEnvelopeShape.voiceLimit).contains(where: \.drivesAmplitude)
+        region.flexEnvelopes.prefix(FlexEnvelopeShape.voiceLimit).contains(where: { $0.drivesAmplitude })
     }
 
     /// A route in the voice's units (the amplitude's percent as a factor), nil for a target the

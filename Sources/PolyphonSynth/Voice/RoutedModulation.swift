@@ -57,7 +57,7 @@ struct RoutedModulation {
         self.rate = rate
         lfoCount = min(shaping.routedLFOs.count, RoutedLFOShape.voiceLimit)
         envelopeCount = min(shaping.flexEnvelopes.count, FlexEnvelopeShape.voiceLimit)
-        amplitudeEnvelope = shaping.flexEnvelopes.prefix(envelopeCount).firstIndex(where: \.drivesAmplitude) ?? -1
+        amplitudeEnvelope = shaping.flexEnvelopes.prefix(envelopeCount).firstIndex(where: { $0.drivesAmplitude }) ?? -1
         for i in 0..<lfoCount {
             let shape = shaping.routedLFOs[i]
             let lfo = RoutedLFO(shape, frequency: shape.frequency + sum(shape.frequencyControllers, channel),
