@@ -26,6 +26,12 @@ public struct VoiceShaping: Hashable, Sendable {
     /// Controllers moving the filters and equaliser bands through a curve, smoothed and
     /// stepped (SFZ `cutoff_onccN`, `cutoff_curveccN`, `cutoff_smoothccN`, `cutoff_stepccN` …).
     public var controllerModulations: [ControllerModulationShape] = []
+    /// LFOs of sums of waves sent to any of the voice's targets (SFZ `lfoN_*`; at most
+    /// ``RoutedLFOShape/voiceLimit``).
+    public var routedLFOs: [RoutedLFOShape] = []
+    /// Envelopes through points sent to any of the voice's targets, one of them perhaps its
+    /// amplitude envelope (SFZ `egN_*`; at most ``FlexEnvelopeShape/voiceLimit``).
+    public var flexEnvelopes: [FlexEnvelopeShape] = []
 
     /// Shaping with the given parts.
     public init(filter: FilterShape? = nil, pitchEnvelope: ModulationEnvelopeShape? = nil,
@@ -43,6 +49,7 @@ public struct VoiceShaping: Hashable, Sendable {
     public var isEmpty: Bool {
         filter == nil && pitchEnvelope == nil && filterEnvelope == nil && volumeLFO == nil && pitchLFO == nil
             && filterLFO == nil && secondFilter == nil && equalizers.isEmpty
+            && routedLFOs.isEmpty && flexEnvelopes.isEmpty
     }
 }
 
@@ -50,9 +57,11 @@ public struct VoiceShaping: Hashable, Sendable {
 /// seconds and fading in linearly over `fade` seconds; its output (−1…1, the pulses 0…1)
 /// scales `depth`.
 public struct LFOShape: Hashable, Sendable {
-    /// sfizz's waves (its numbering), the sine its parabolic approximation.
+    /// sfizz's waves (its numbering), the sine its parabolic approximation; sample-and-hold
+    /// holds a random value (−1…1) for each half cycle, and only ``RoutedLFOShape`` plays it.
     public enum Wave: UInt8, Hashable, Sendable {
         case triangle = 0, sine = 1, pulse75 = 2, square = 3, pulse25 = 4, pulse12_5 = 5, ramp = 6, saw = 7
+        case sampleAndHold = 12
     }
 
     public var wave: Wave

@@ -1,4 +1,5 @@
 import PolyphonSFZCore
+import PolyphonSoundFontCore
 
 /// What of an instrument the synthesizer does not play yet, counted per kind so a large
 /// instrument gets one warning per kind (with its first place and how many regions it
@@ -51,17 +52,10 @@ struct SFZNotPlayedTally {
             note("more than \(ShapedControllers.capacity) controllers on the filters and equaliser (the rest left out)",
                  region)
         }
-        if !region.lfos.isEmpty { note("LFOs v2 (lfoN_*)", region) }
         if region.filterLFO != nil && SFZZoneMapping.filterShape(region) == nil {
             note("fillfo_* without a filter the voice plays", region)
         }
-        for lfo in [region.amplitudeLFO, region.pitchLFO, region.filterLFO].compactMap({ $0 }) {
-            if SFZZoneMapping.lfoShape(lfo) == nil { note("LFO wave 12 (sample and hold)", region) }
-            if !lfo.frequency.controllers.isEmpty || !lfo.depth.controllers.isEmpty || lfo.depthByChannelPressure != 0
-                || lfo.depthByKeyPressure != 0 || lfo.frequencyByChannelPressure != 0 || lfo.frequencyByKeyPressure != 0 {
-                note("*lfo_freq/depth_onccN and aftertouch LFO modifiers", region)
-            }
-        }
+        recordRoutedModulation(region)
         if region.filterEnvelope != nil && SFZZoneMapping.filterShape(region) == nil {
             note("fileg_* without a filter the voice plays", region)
         }
@@ -69,7 +63,6 @@ struct SFZNotPlayedTally {
         where !envelope.controllerModifiers.isEmpty || !envelope.depth.controllers.isEmpty || envelope.isDynamic {
             note("pitcheg_*/fileg_* controller modifiers (*_onccN) and *_dynamic", region)
         }
-        if !region.flexEnvelopes.isEmpty { note("flex envelopes (egN_*)", region) }
         if region.crossfade != SFZCrossfade() { note("crossfades (xfin_*, xfout_*)", region) }
         let amplitude = region.amplitude
         if amplitude.velocityTracking != SFZModulatedValue(100) || !amplitude.velocityCurve.isEmpty
@@ -101,6 +94,44 @@ struct SFZNotPlayedTally {
             note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
         }
         if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
+    }
+
+    /// Notes what of the region's v2 LFOs and flex envelopes (and the v1 LFOs played as routed
+    /// ones) the voice leaves out.
+    private mutating func recordRoutedModulation(_ region: SFZRegion) {
+        let hasFilter = SFZZoneMapping.filterShape(region) != nil
+        let legacy = [region.amplitudeLFO, region.pitchLFO, hasFilter ? region.filterLFO : nil].compactMap { $0 }
+        if region.lfos.count + legacy.filter(SFZZoneMapping.playsAsRouted).count > RoutedLFOShape.voiceLimit {
+            note("more than \(RoutedLFOShape.voiceLimit) lfoN (with the v1 LFOs moved by controllers or aftertouch)"
+                 + " (the further ones are left out)", region)
+        }
+        var inputs = legacy.flatMap { $0.frequency.controllers + $0.depth.controllers }
+        var routes: [SFZModulationRoute] = []
+        for lfo in region.lfos {
+            if lfo.steps != nil { note("lfoN_steps, lfoN_stepX (the LFO plays its waves)", region) }
+            if lfo.beats != SFZModulatedValue(0) { note("lfoN_beats (the LFO plays lfoN_freq)", region) }
+            if !lfo.phase.controllers.isEmpty { note("lfoN_phase_onccN", region) }
+            inputs += lfo.frequency.controllers + lfo.delay.controllers + lfo.fade.controllers
+            routes += lfo.routes
+        }
+        if region.flexEnvelopes.count > FlexEnvelopeShape.voiceLimit {
+            note("more than \(FlexEnvelopeShape.voiceLimit) egN (the further ones are left out)", region)
+        }
+        for envelope in region.flexEnvelopes {
+            if envelope.points.count > FlexEnvelopeShape.pointLimit {
+                note("egN points after the \(FlexEnvelopeShape.pointLimit)th (left out)", region)
+            }
+            inputs += envelope.points.flatMap { $0.time.controllers + $0.level.controllers }
+            routes += envelope.routes
+        }
+        for route in routes {
+            inputs += route.depth.controllers
+            if SFZZoneMapping.route(route, hasFilter: hasFilter) == nil {
+                note("lfoN_/egN_ targets width, position, filter gains, eqN_*, egN_freq_lfoX, cutoff and resonance"
+                     + " of a second filter or of none the voice plays (left out)", region)
+            }
+        }
+        noteControllers(inputs, region)
     }
 
     /// Notes the controller inputs of `region` the voice does not follow as sfizz does (a curve,

@@ -17,8 +17,9 @@ extension SFZZoneMapping {
     static func noteStart(_ region: SFZRegion) -> NoteStartShape? {
         var shape = NoteStartShape()
         let envelope = region.amplitudeEnvelope
-        if envelope.start != 0 || !envelope.velocityModifiers.isEmpty
-            || envelope.controllerModifiers.contains(where: { isPlayedAtNoteOn($0.input) }) {
+        // A flex envelope in its place (`egN_ampeg`) leaves the amplitude envelope held at full.
+        if !playsFlexAmplitudeEnvelope(region) && (envelope.start != 0 || !envelope.velocityModifiers.isEmpty
+            || envelope.controllerModifiers.contains(where: { isPlayedAtNoteOn($0.input) })) {
             shape.volumeEnvelope = volumeEnvelopeShape(envelope)
         }
         let playback = region.playback

@@ -4,16 +4,18 @@ import PolyphonSoundFontCore
 extension SFZZoneMapping {
     /// What the region plays beyond SF2: its filters and equaliser bands with the controllers
     /// moving them through the instrument's `curves`, `pitcheg` and `fileg`, `amplfo`,
-    /// `pitchlfo` and `fillfo` (the filter's only with a filter to move, as in sfizz); nil when
-    /// none of them.
+    /// `pitchlfo` and `fillfo` (the filter's only with a filter to move, as in sfizz), its v2
+    /// LFOs and flex envelopes; nil when none of them.
     static func shaping(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet()) -> VoiceShaping? {
         let filter = filterShape(region)
+        func plain(_ lfo: SFZLegacyLFO?) -> LFOShape? { lfo.flatMap { playsAsRouted($0) ? nil : lfoShape($0) } }
         var shaping = VoiceShaping(filter: filter, pitchEnvelope: region.pitchEnvelope.map(envelopeShape),
                                    filterEnvelope: filter == nil ? nil : region.filterEnvelope.map(envelopeShape),
-                                   volumeLFO: region.amplitudeLFO.flatMap(lfoShape),
-                                   pitchLFO: region.pitchLFO.flatMap(lfoShape),
-                                   filterLFO: filter == nil ? nil : region.filterLFO.flatMap(lfoShape))
+                                   volumeLFO: plain(region.amplitudeLFO), pitchLFO: plain(region.pitchLFO),
+                                   filterLFO: filter == nil ? nil : plain(region.filterLFO))
         addFilterStages(region, curves: curves, to: &shaping)
+        shaping.routedLFOs = routedLFOs(region, hasFilter: filter != nil)
+        shaping.flexEnvelopes = flexEnvelopes(region, hasFilter: filter != nil)
         return shaping.isEmpty ? nil : shaping
     }
 

@@ -69,8 +69,8 @@ struct SFZZoneMapping {
         generators.append(Generator(.initialAttenuation, clampedInt16(attenuation.rounded(), 0...3600)))
         generators.append(Generator(.pan, clampedInt16(pan.rounded(), -500...500)))
 
-        // Amplitude envelope.
-        let envelope = region.amplitudeEnvelope
+        // Amplitude envelope (held at full level under a flex envelope that replaces it).
+        let envelope = playsFlexAmplitudeEnvelope(region) ? SFZEnvelope() : region.amplitudeEnvelope
         generators.append(Generator(.delayVolEnv, timecents(envelope.delay)))
         generators.append(Generator(.attackVolEnv, timecents(envelope.attack)))
         generators.append(Generator(.holdVolEnv, timecents(envelope.hold)))

@@ -8,10 +8,7 @@ struct ShapedLFO {
     /// Cycles per frame.
     private var step: Double = 0
     private var phase: Double = 0
-    private var delayFrames = 0
-    /// Fade-in progress 0…1 and its step per frame.
-    private var fade: Double = 1
-    private var fadeStep: Double = 0
+    private var onset = LFOOnset()
     private(set) var depth: Float = 0
 
     init() {}
@@ -20,44 +17,39 @@ struct ShapedLFO {
         wave = shape.wave
         step = Double(max(shape.frequency, 0)) / rate
         depth = shape.depth
-        // An SFZ may give any finite delay (`pitchlfo_delay=1e30`); beyond Int32.max frames (over
-        // 13 hours) the LFO never starts anyway, and the conversion to Int must not trap.
-        delayFrames = shape.delay > 0 ? Int(min(Double(shape.delay) * rate, Double(Int32.max)).rounded(.up)) : 0
-        fade = shape.fade > 0 ? 0 : 1
-        fadeStep = shape.fade > 0 ? 1 / (Double(shape.fade) * rate) : 0
+        onset = LFOOnset(delay: shape.delay, fade: shape.fade, rate: rate)
     }
 
     mutating func advance(_ frames: Int) {
-        var n = frames
-        if delayFrames > 0 {
-            let skipped = min(n, delayFrames)
-            delayFrames -= skipped
-            n -= skipped
-        }
+        let n = onset.advance(frames)
         guard n > 0 else { return }
         phase += step * Double(n)
         phase -= phase.rounded(.down)
-        if fade < 1 { fade = min(1, fade + fadeStep * Double(n)) }
     }
 
     /// The output now, in the target's unit.
     var value: Float {
-        guard delayFrames == 0 else { return 0 }
-        let p = Float(phase)
-        let y: Float
-        switch wave {
-        case .triangle: y = p < 0.25 ? 4 * p : p > 0.75 ? 4 * p - 4 : 2 - 4 * p
-        case .sine:
-            let x = p + p - 1
-            y = -4 * x * (1 - abs(x))
-        case .pulse75: y = p < 0.75 ? 1 : 0
-        case .square: y = p < 0.5 ? 1 : 0
-        case .pulse25: y = p < 0.25 ? 1 : 0
-        case .pulse12_5: y = p < 0.125 ? 1 : 0
-        case .ramp: y = 2 * p - 1
-        case .saw: y = 1 - 2 * p
+        guard !onset.isDelaying else { return 0 }
+        return wave.value(at: Float(phase)) * Float(onset.fade) * depth
+    }
+}
+
+extension LFOShape.Wave {
+    /// The wave at `phase` (0…1), with sfizz's formulas; 0 for sample-and-hold, whose value the
+    /// LFO holds itself.
+    @inline(__always)
+    func value(at p: Float) -> Float {
+        switch self {
+        case .triangle: p < 0.25 ? 4 * p : p > 0.75 ? 4 * p - 4 : 2 - 4 * p
+        case .sine: -4 * (p + p - 1) * (1 - abs(p + p - 1))
+        case .pulse75: p < 0.75 ? 1 : 0
+        case .square: p < 0.5 ? 1 : 0
+        case .pulse25: p < 0.25 ? 1 : 0
+        case .pulse12_5: p < 0.125 ? 1 : 0
+        case .ramp: 2 * p - 1
+        case .saw: 1 - 2 * p
+        case .sampleAndHold: 0
         }
-        return y * Float(fade) * depth
     }
 }
 

@@ -101,6 +101,7 @@ extension Voice {
             && (!sound.usesModulationEnvelope || modulationEnvelope.isSteady)
             && (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
             && (!shapedFilter.isActive || shapedFilter.isSteady)
+            && !routedModulation.isActive
             && (!sound.filterActive || filterHoldsStill(sharing: sharing, context: context))
         steadiness.judgedSharing = sharing
         steadiness.judgedMember = membership.inSharedFilter

@@ -104,6 +104,8 @@ struct Voice {
     var shapedEnvelopes = ShapedEnvelopes()
     /// LFOs of sfizz's on the volume, pitch and that filter's cutoff (``ShapedLFOs``).
     var shapedLFOs = ShapedLFOs()
+    /// SFZ v2 LFOs and flex envelopes routed to the voice's targets (``RoutedModulation``).
+    var routedModulation = RoutedModulation()
     var ramp = GainRamp()
 
     /// The parameters the SF2 rules derive from generators, modulators and the channel.
@@ -139,6 +141,8 @@ struct Voice {
         shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
         shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
         shapedLFOs.start(region.shaping, rate: context.outputRate)
+        routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
+        sound.pansWithinChunk = routedModulation.movesPan
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -201,6 +205,7 @@ struct Voice {
         volumeEnvelope.release()
         modulationEnvelope.release()
         if shapedEnvelopes.isActive { shapedEnvelopes.release() }
+        if routedModulation.isActive { releaseRoutedModulation() }
         if loopMode == 3 { oscillator.isLooping = false }
         restartControlPeriod()
     }
@@ -222,6 +227,7 @@ struct Voice {
         volumeEnvelope.release()
         modulationEnvelope.release()
         if shapedEnvelopes.isActive { shapedEnvelopes.release() }
+        if routedModulation.isActive { routedModulation.release() }
         restartControlPeriod()
     }
 
@@ -231,6 +237,10 @@ struct Voice {
         updateModulation(ch, context)
         updateParameters(ch, context)
         if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
+        if routedModulation.isActive {
+            routedModulation.channelChanged(ch)
+            if routedModulation.movesPan { applyRoutedPan() }
+        }
         restartControlPeriod()
     }
 
@@ -258,6 +268,7 @@ struct Voice {
             sound.advancePortamento(elapsed)
             if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
             if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
+            if routedModulation.isActive { routedModulation.advance(elapsed) }
         }
         modulationEnvelope.advance(control.modEnvPending + elapsed)
         control.modEnvPending = 0
@@ -331,15 +342,18 @@ struct Voice {
         // sfizz-shaped envelopes and LFOs where the period ends, like the SF2 modulators.
         let shaped = shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
         let lfos = shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
-        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo, extraCents: shaped.pitch + lfos.pitch,
-                                  wholeCents: context.wholeCentPitch)
+        let routed = routedModulation.isActive ? routedPoint(period) : RoutedModulation.Output()
+        let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo,
+                                  extraCents: shaped.pitch + lfos.pitch + routed.pitch, wholeCents: context.wholeCentPitch)
         if shapedFilter.isActive {
-            aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff, context: context)
+            aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff + routed.cutoff,
+                            extraResonance: routed.resonance, context: context)
         }
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
         // Gain at the end of the period, reached by a linear ramp.
-        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume, context: context)
+        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume + routed.volume,
+                                       context: context) * routed.amplitude
         let now = ramp.current
         return ControlPoint(pitchStep: pitchStep, filter: filter, gainTarget: target,
                             gain: GainRamp(start: now, step: (target - now) / Float(period), index: 0))
@@ -387,6 +401,7 @@ struct Voice {
         sound.advancePortamento(elapsed)
         if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
         if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
+        if routedModulation.isActive { routedModulation.advance(elapsed) }
         return continued
     }
 
@@ -455,12 +470,14 @@ struct Voice {
 
     /// Aims the shaped filter at its cutoff now — its own with the modulators aimed at
     /// `initialFilterFc`, the modulation LFO and envelope and `extraCents` — and its resonance with those
-    /// aimed at `initialFilterQ` (centibels).
+    /// aimed at `initialFilterQ` (centibels) and `extraResonance` dB.
     @inline(__always)
-    private mutating func aimShapedFilter(modLfo: Float, modEnv: Float, extraCents: Float, context: RenderContext) {
+    private mutating func aimShapedFilter(modLfo: Float, modEnv: Float, extraCents: Float, extraResonance: Float,
+                                          context: RenderContext) {
         let cents = shapedFilter.baseCents + modulation[Int(GeneratorType.initialFilterFc.rawValue)]
             + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter + extraCents
         let resonance = shapedFilter.baseResonance + modulation[Int(GeneratorType.initialFilterQ.rawValue)] / 10
+            + extraResonance
         shapedFilter.aim(cents: cents, resonance: resonance, outputRate: context.outputRate, frames: Voice.controlPeriod)
     }
 

@@ -20,6 +20,10 @@ struct VoiceParameters {
     var filterActive = false
     var panLeft: Float = 0.7071
     var panRight: Float = 0.7071
+    /// The pan moves within a chunk (an SFZ pan LFO or envelope): the mix ramps the gains from
+    /// ``panFrom``, those of the chunk before, to the ones above (``MixTarget/addPanning``).
+    var pansWithinChunk = false
+    var panFrom = SIMD2<Float>(0.7071, 0.7071)
     var reverbSend: Float = 0
     var chorusSend: Float = 0
     var modLfoToPitch: Float = 0

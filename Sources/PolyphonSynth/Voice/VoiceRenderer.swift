@@ -223,6 +223,10 @@ final class VoiceRenderer {
         if runsShared {
             for k in first..<end { router.settle(voices + voiceIndices[k], sharing: shortcuts.sharing, targets: targets) }
         }
+        for k in first..<end where voices[voiceIndices[k]].sound.pansWithinChunk {
+            voices[voiceIndices[k]].sound.panFrom = SIMD2(voices[voiceIndices[k]].sound.panLeft,
+                                                          voices[voiceIndices[k]].sound.panRight)
+        }
         var k = first
         while k < end {
             let v = voiceIndices[k]
@@ -357,7 +361,13 @@ final class VoiceRenderer {
             let target = targets[voice.pointee.note.bus].advanced(by: from)
             let own = min(produced[k], to) - from
             if how == .alone {
-                if own > 0 { target.add(signal, own, voice.pointee.sound) }
+                if own > 0 {
+                    if voice.pointee.sound.pansWithinChunk {
+                        target.addPanning(signal, own, voice.pointee.sound, from: from, of: count)
+                    } else {
+                        target.add(signal, own, voice.pointee.sound)
+                    }
+                }
                 continue
             }
             lane.mixSources[gathered] = signal
