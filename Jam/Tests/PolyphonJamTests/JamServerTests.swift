@@ -377,7 +377,8 @@ import PolyphonTestSupport
         #expect(entries[0].name == "Upright Piano.sfz@0:0 + Sines.sf2")
         #expect(entries[1].name == "Upright Piano.sfz@0:0")
         // The page is told names, never paths.
-        #expect(entries.map(\.listed).allSatisfy { $0.path == nil && $0.stack == nil && $0.placement == nil })
+        let listed = entries.map(\.listed)
+        #expect(listed.allSatisfy { $0.path == nil } && listed.allSatisfy { $0.stack == nil } && listed.allSatisfy { $0.placement == nil })
         let catalog = BankCatalog(entries: entries)
 
         let stacked = try await catalog.presets("stack")
@@ -387,6 +388,7 @@ import PolyphonTestSupport
         func pitch(_ id: String, program: Int, key: Int, velocity: Int) async throws -> Double {
             let subset = try await catalog.subset(id, bank: 0, program: program)
             let synthesizer = try Synthesizer(soundBank: try SoundFont(bytes: [UInt8](subset), name: "subset.sf2"))
+            synthesizer.sendProgramChange(UInt8(program), onChannel: 0)
             synthesizer.startNote(UInt8(key), withVelocity: UInt8(velocity), onChannel: 0)
             let out = synthesizer.renderSeconds(0.3)
             return Measure.frequency(out.left[out.frame(0.1)..<out.frame(0.3)], rate: out.rate)
