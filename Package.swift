@@ -97,7 +97,7 @@ let package = Package(
             dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonSynth", "PolyphonPlayback"],
             path: "Benchmarks/RenderHashes"),
         // Helpers every test target shares: real files and tools, processes, temporary files.
-        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI"],
+        .target(name: "PolyphonTestSupport", dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonMIDI", "PolyphonAudio"],
                 path: "Tests/PolyphonTestSupport"),
         // Fuzz targets for every parser (Scripts/fuzz.sh builds them with libFuzzer and
         // AddressSanitizer); an ordinary build makes the tool that writes their seed corpora
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "DocumentationSnippetTests",
                     dependencies: ["PolyphonMIDI", "PolyphonSoundFont", "PolyphonBuiltInBank", "PolyphonSynth",
                                    "PolyphonAudio", "PolyphonLive", "PolyphonPlayback", "PolyphonBatch", "PolyphonWebKit",
-                                   "PolyphonTestSupport"]),
+                                   "PolyphonSFZ", "PolyphonTestSupport"]),
         // End-to-end: the built `polyphon` executable, including live playback through a private sound server.
         .testTarget(name: "PolyphonCLITests",
                     dependencies: ["polyphon", "PolyphonMIDI", "PolyphonSoundFont", "PolyphonAudio", "PolyphonLive",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the code the documentation shows is code the build compiles and the tests run.
 
-Every ```swift block in a DocC catalog (Sources/*/*.docc/**/*.md) or in README.md must equal,
+Every ```swift block in a DocC catalog (Sources/*/*.docc/**/*.md), in README.md or in a page of
+Documentation/ that shows library code (LIBRARY_PAGES) must equal,
 character for character, a region of a snippet file in Tests/DocumentationSnippetTests — the
 test target that compiles and runs that code:
 
@@ -26,6 +27,9 @@ SNIPPETS = ROOT / "Tests" / "DocumentationSnippetTests"
 BEGIN = re.compile(r"^\s*// snippet: ([A-Za-z0-9-]+)\s*$")
 END = re.compile(r"^\s*// end snippet\s*$")
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
+# Documentation/ pages whose ```swift blocks are library code (a manifest excerpt, as in
+# packages.md, is not).
+LIBRARY_PAGES = ["Documentation/sfz.md"]
 
 
 def snippet_regions():
@@ -56,6 +60,7 @@ def article_blocks(languages):
     paths = sorted(ROOT.glob("Sources/*/*.docc/**/*.md"))
     if "swift" in languages:
         paths.append(ROOT / "README.md")
+        paths += [ROOT / page for page in LIBRARY_PAGES]
     for path in paths:
         block, language, indent = None, None, ""
         for number, line in enumerate(path.read_text().splitlines(), 1):

@@ -43,7 +43,7 @@ public func polyphonCreate(_ sampleRate: Double, _ bytes: UnsafePointer<UInt8>?,
     return makeSynthesizer(sampleRate, bank, options)
 }
 
-/// As ``polyphonCreate(_:_:_:_:)`` for several SF2 banks played as one (``SoundFont/merging(_:)``:
+/// As ``polyphonCreate(_:_:_:_:)`` for several SF2 banks played as one (``SoundFont/merging(_:copyingSamples:)``:
 /// the earlier bank's preset wins where two hold the same bank and program). `table` holds
 /// `count` pairs of 32-bit words: each bank's address and byte count. Returns −1 when one of
 /// them is not a SoundFont 2 bank or they cannot be merged.
@@ -64,7 +64,7 @@ public func polyphonCreateMerged(_ sampleRate: Double, _ table: UnsafePointer<In
 private final class CallersMemory {}
 
 /// A bank read in place from the caller's bytes: valid only during the call, so callers merge
-/// it (``SoundFont/merging(_:)``), which copies the sample pool once into memory of its own —
+/// it (``SoundFont/merging(_:copyingSamples:)``), which copies the sample pool once into memory of its own —
 /// one pass over the megabytes instead of four, on a browser's audio thread.
 private func readBank(_ bytes: UnsafePointer<UInt8>?, _ count: Int32) -> SoundFont? {
     guard let bytes, count > 0 else { return nil }

@@ -8,14 +8,18 @@ extension SoundFont {
     /// a bank's pool of 16-bit samples gets zero low bytes when another one is 24-bit. When two
     /// banks hold the same bank and program, the earlier one's preset is kept. Compressed (SF3)
     /// banks are not merged: decode them first (``subset(presetIndexes:)`` does).
+    ///
+    /// With `copyingSamples` (the default) the merged bank owns one pool the banks' points are
+    /// copied into, so it outlives memory the banks only borrowed. Without, it stacks the pools
+    /// where they are (``SampleData/init(stacking:)``): nothing is copied, a memory-mapped bank
+    /// stays mapped, and the sample headers hold the same positions either way.
     /// - Returns: nil when `banks` is empty or one of them has compressed (SF3) samples, or when the result would need
     ///   more samples or instruments than SF2's 16-bit indexes can name.
-    public static func merging(_ banks: [SoundFont]) -> SoundFont? {
+    public static func merging(_ banks: [SoundFont], copyingSamples: Bool = true) -> SoundFont? {
         guard let first = banks.first,
               !banks.contains(where: { $0.samples.contains { $0.sampleType.isCompressed } }) else { return nil }
         guard banks.reduce(0, { $0 + $1.samples.count }) <= Int(UInt16.max),
               banks.reduce(0, { $0 + $1.instruments.count }) <= Int(UInt16.max) else { return nil }
-        let deep = banks.contains { $0.sampleData.lowBytes != nil }
         var samples: [SampleHeader] = []
         var instruments: [Instrument] = []
         var presets: [Preset] = []
@@ -46,13 +50,25 @@ extension SoundFont {
                 preset.zones = preset.zones.map { shifted($0, .instrument, by: instrumentBase) }
                 presets.append(preset)
             }
-            base += bank.sampleData.words.count
+            base += bank.sampleData.pointCount
         }
-        // The pools end to end, copied once (a browser merges megabytes on its audio thread).
-        let pool = SampleData(count: base, hasLowBytes: deep) { words, low in
+        let pools = banks.map { $0.sampleData }
+        let pool = copyingSamples ? SampleData(copying: pools, count: base) : SampleData(stacking: pools)
+        var info = first.info
+        info.versionMajor = 2
+        info.versionMinor = 4
+        return SoundFont(info: info, presets: presets, instruments: instruments, samples: samples, sampleData: pool)
+    }
+}
+
+extension SampleData {
+    /// The pools end to end in one pool of `count` points, copied once (a browser merges
+    /// megabytes on its audio thread); 16-bit pools get zero low bytes when another is 24-bit.
+    fileprivate convenience init(copying pools: [SampleData], count: Int) {
+        let sources = pools.flatMap { pool in pool.parts.isEmpty ? [pool] : pool.parts.map { $0.data } }
+        self.init(count: count, hasLowBytes: sources.contains { $0.lowBytes != nil }) { words, low in
             var at = 0
-            for bank in banks {
-                let source = bank.sampleData
+            for source in sources {
                 // Raw memory copies: Embedded Swift copies typed buffers point by point.
                 if let from = source.words.baseAddress, !source.words.isEmpty {
                     UnsafeMutableRawPointer(words.baseAddress! + at).copyMemory(from: from, byteCount: 2 * source.words.count)
@@ -63,9 +79,5 @@ extension SoundFont {
                 at += source.words.count
             }
         }
-        var info = first.info
-        info.versionMajor = 2
-        info.versionMinor = 4
-        return SoundFont(info: info, presets: presets, instruments: instruments, samples: samples, sampleData: pool)
     }
 }

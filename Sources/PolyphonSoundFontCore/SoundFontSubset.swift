@@ -48,7 +48,7 @@ extension SoundFont {
         // The sample pool: each sample with its margins, every point copied as it plays.
         let margin = Builder.samplePadding
         var words: [Int16] = []
-        var lows: [UInt8]? = sampleData.lowBytes == nil ? nil : []
+        var lows: [UInt8]? = sampleData.has24BitPoints ? [] : nil
         var headers: [SampleHeader] = []
         for s in sampleOrder {
             var header = samples[s]

@@ -43,11 +43,17 @@ extension SoundFont {
         let sdta = out.begin("LIST")
         out.fourCC("sdta")
         let smpl = out.begin("smpl")
-        out.bytes.append(contentsOf: sampleData.bytes)
+        // A stacked pool is written as the one pool its positions describe: its parts end to
+        // end, 16-bit parts with zero low bytes when another part is 24-bit.
+        let pools = sampleData.parts.isEmpty ? [sampleData] : sampleData.parts.map { $0.data }
+        for pool in pools { out.bytes.append(contentsOf: pool.bytes) }
         out.end(smpl)
-        if let low = sampleData.lowBytes {
+        if sampleData.has24BitPoints {
             let sm24 = out.begin("sm24")
-            out.bytes.append(contentsOf: low)
+            for pool in pools {
+                if let low = pool.lowBytes { out.bytes.append(contentsOf: low) }
+                else { out.bytes.append(contentsOf: repeatElement(0, count: pool.words.count)) }
+            }
             out.end(sm24)
         }
         out.end(sdta)

@@ -112,17 +112,9 @@ struct BankStackEntry {
     let placement: SFZPlacement?
 
     init(_ text: String) {
+        let value = SoundBankPath(text)
         self.text = text
-        // `@B:P` at the end, unless a file is named so.
-        if let at = text.lastIndex(of: "@"), !FileManager.default.fileExists(atPath: text) {
-            let numbers = text[text.index(after: at)...].split(separator: ":", omittingEmptySubsequences: false)
-            if numbers.count == 2, let bank = UInt16(numbers[0]), let program = UInt16(numbers[1]), bank <= 16383, program <= 127 {
-                path = String(text[..<at])
-                placement = .preset(bank: bank, program: program)
-                return
-            }
-        }
-        path = text
-        placement = nil
+        path = value.path
+        placement = value.preset.map { .preset(bank: $0.bank, program: $0.program) }
     }
 }

@@ -74,7 +74,7 @@ struct ExportBankCommand: ParsableCommand {
         }
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         print("Wrote \(output): \(soundFont.presets.count) presets, \(soundFont.samples.count) samples, "
-              + "\(bytes.count) bytes (\(soundFont.sampleData.words.count * 2) bytes of sample data)"
+              + "\(bytes.count) bytes (\(soundFont.sampleData.pointCount * 2) bytes of sample data)"
               + (isBuiltIn ? "; bank synthesized in \(String(format: "%.0f", milliseconds)) ms "
                   + "(\(String(format: "%.0f", cpuMilliseconds)) ms of CPU time on all cores)." : "."))
     }

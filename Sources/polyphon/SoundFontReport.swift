@@ -73,8 +73,8 @@ struct SoundFontReport: Codable, Sendable {
         instrumentCount = font.instruments.count
         sampleCount = font.samples.count
         compressedSampleCount = font.samples.filter { $0.sampleType.isCompressed }.count
-        sampleDataBytes = font.sampleData.bytes.count
-        has24BitSamples = font.sampleData.lowBytes != nil
+        sampleDataBytes = font.sampleData.parts.isEmpty ? font.sampleData.bytes.count : 2 * font.sampleData.pointCount
+        has24BitSamples = font.sampleData.has24BitPoints
         presets = font.presets
             .map { PresetEntry(bank: Int($0.bank), program: Int($0.program), name: $0.name, zoneCount: $0.zones.count) }
             .sorted { ($0.bank, $0.program, $0.name) < ($1.bank, $1.program, $1.name) }

@@ -17,7 +17,7 @@ struct JamCommand: AsyncParsableCommand {
             system, and the built-in bank; --midi DIR lists that folder's MIDI files to play. Binds to 127.0.0.1 unless --host says otherwise.
             """)
 
-    @Option(name: [.customLong("soundfont"), .customShort("s")], help: "A bank to offer (SF2/SF3/DLS/plist); repeat for more.")
+    @Option(name: [.customLong("soundfont"), .customShort("s")], help: "A bank to offer (SF2/SF3/DLS/plist/SFZ); repeat for more. X.sfz@B:P places an SFZ instrument on bank B, program P; with other --soundfont banks it is also offered stacked over them, as render plays them.")
     var soundfonts: [String] = []
 
     @Option(name: .customLong("midi"),

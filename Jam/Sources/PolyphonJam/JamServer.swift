@@ -48,7 +48,7 @@ struct JamServer: Sendable {
         router.get("/api/banks") { _, _ -> Response in
             let entries = catalog.entries
             struct Listing: Encodable { var banks: [BankCatalog.Entry]; var defaultBank: String }
-            return try Self.json(Listing(banks: entries.map { var e = $0; e.path = nil; return e },
+            return try Self.json(Listing(banks: entries.map(\.listed),
                                          defaultBank: entries.first?.id ?? "builtin"))
         }
         router.get("/api/banks/:id/presets") { _, context -> Response in

@@ -360,3 +360,57 @@ import PolyphonTestSupport
         #expect(abs(Measure.cents(f, 440 * pow(2, 7.0 / 12))) < 1, "\(f) Hz")
     }
 }
+
+/// `--soundfont Piano.sfz@0:0 --soundfont GM.sf2` in jam: the two offered first as one stack,
+/// as `render` plays them — the piano on 0:0, every other program from the bank below — then
+/// one by one, the piano on the program `@` names.
+@Suite struct JamSFZStackTests {
+    @Test func anSFZPlacedWithAtIsOfferedStackedOverTheOtherBanks() async throws {
+        let directory = try TemporaryDirectory(prefix: "polyphon-jam-sfz-stack")
+        let library = try SFZPianoLibrary(in: directory.path)
+        let gm = directory.file("Sines.sf2")
+        try Data(SineBank.everyProgram().serialized()).write(to: URL(fileURLWithPath: gm))
+        let entries = try BankCatalog.discover(paths: [library.path + "@0:0", gm],
+                                               locator: SoundBankLocator(environment: [:], homeDirectory: directory.path,
+                                                                         systemRoot: directory.path))
+        #expect(entries.map(\.id) == ["stack", "upright-piano", "sines", "builtin"])
+        #expect(entries[0].name == "Upright Piano.sfz@0:0 + Sines.sf2")
+        #expect(entries[1].name == "Upright Piano.sfz@0:0")
+        // The page is told names, never paths.
+        let listed = entries.map(\.listed)
+        #expect(listed.allSatisfy { $0.path == nil } && listed.allSatisfy { $0.stack == nil } && listed.allSatisfy { $0.placement == nil })
+        let catalog = BankCatalog(entries: entries)
+
+        let stacked = try await catalog.presets("stack")
+        #expect(stacked.filter { $0.bank == 0 }.count == 128, "program 0 from the piano, 1–127 from the sines")
+        #expect(try await catalog.presets("upright-piano").map { "\($0.bank):\($0.program)" } == ["0:0"])
+
+        func pitch(_ id: String, program: Int, key: Int, velocity: Int) async throws -> Double {
+            let subset = try await catalog.subset(id, bank: 0, program: program)
+            let synthesizer = try Synthesizer(soundBank: try SoundFont(bytes: [UInt8](subset), name: "subset.sf2"))
+            synthesizer.sendProgramChange(UInt8(program), onChannel: 0)
+            synthesizer.startNote(UInt8(key), withVelocity: UInt8(velocity), onChannel: 0)
+            let out = synthesizer.renderSeconds(0.3)
+            return Measure.frequency(out.left[out.frame(0.1)..<out.frame(0.3)], rate: out.rate)
+        }
+        // The piano's two layers on 0:0, the stacked bank's sine on 0:40.
+        let soft = try await pitch("stack", program: 0, key: 60, velocity: 40)
+        let loud = try await pitch("stack", program: 0, key: 72, velocity: 110)
+        let below = try await pitch("stack", program: 40, key: 69, velocity: 100)
+        #expect(abs(Measure.cents(soft, SFZPianoLibrary.frequency(key: 60, detune: SFZPianoLibrary.softDetune))) < 1, "\(soft) Hz")
+        #expect(abs(Measure.cents(loud, SFZPianoLibrary.frequency(key: 72, detune: SFZPianoLibrary.loudDetune))) < 1, "\(loud) Hz")
+        #expect(abs(Measure.cents(below, 441)) < 1, "\(below) Hz")
+        let alone = try await pitch("upright-piano", program: 0, key: 60, velocity: 40)
+        #expect(abs(Measure.cents(alone, soft)) < 0.01)
+    }
+
+    @Test func atOnAnythingButAnSFZIsRefused() async throws {
+        let directory = try TemporaryDirectory(prefix: "polyphon-jam-sfz-stack")
+        let gm = directory.file("Sines.sf2")
+        try Data(SineBank.everyProgram().serialized()).write(to: URL(fileURLWithPath: gm))
+        let entries = try BankCatalog.discover(paths: [gm + "@0:0"],
+                                               locator: SoundBankLocator(environment: [:], homeDirectory: directory.path,
+                                                                         systemRoot: directory.path))
+        await #expect(throws: BankCatalog.Failure.self) { try await BankCatalog(entries: entries).presets(entries[0].id) }
+    }
+}

@@ -9,8 +9,10 @@ extension SoundFont {
     /// A channel's fallbacks then apply to the stack as a whole: a program no bank has plays
     /// program 0 of the first bank that has it.
     ///
-    /// The sample pools are copied into one, so a memory-mapped bank becomes resident; SF3
-    /// banks are decoded first (every compressed sample, through the bank's decoder).
+    /// No sample point is copied: the stack plays each bank's pool where it is
+    /// (`SampleData(stacking:)`), so a memory-mapped bank stays mapped and only the
+    /// samples that play are paged in. SF3 banks are decoded first (every compressed sample,
+    /// through the bank's decoder), into memory of their own.
     /// - Throws: ``SoundBankStackError`` when `banks` is empty, a compressed sample cannot be
     ///   decoded, or the stack needs more samples or instruments than SF2's 16-bit indexes name.
     public init(stacking banks: [SoundFont]) throws(SoundBankStackError) {
@@ -31,7 +33,7 @@ extension SoundFont {
                 throw SoundBankStackError(kind: .undecodable(bank: position, error))
             }
         }
-        guard let merged = SoundFont.merging(playable) else {
+        guard let merged = SoundFont.merging(playable, copyingSamples: false) else {
             throw SoundBankStackError(kind: .tooLarge(samples: playable.reduce(0) { $0 + $1.samples.count },
                                                       instruments: playable.reduce(0) { $0 + $1.instruments.count }))
         }

@@ -22,9 +22,12 @@ extension SoundFont {
         }
         let header = samples[index]
         guard header.sampleType.isCompressed else {
-            return PlayableSample(words: sampleData.words, lowBytes: sampleData.lowBytes,
-                                  start: Int(header.start), end: Int(header.end),
-                                  loopStart: Int(header.loopStart), loopEnd: Int(header.loopEnd),
+            // A stacked bank's sample lies in one of its pools, at the header's positions less
+            // where that pool starts.
+            let part = sampleData.part(containing: Int(header.start))
+            return PlayableSample(words: part.data.words, lowBytes: part.data.lowBytes,
+                                  start: Int(header.start) - part.start, end: Int(header.end) - part.start,
+                                  loopStart: Int(header.loopStart) - part.start, loopEnd: Int(header.loopEnd) - part.start,
                                   sampleRate: Int(header.sampleRate), isDecoded: false)
         }
         let bytes = sampleData.bytes
@@ -67,8 +70,10 @@ extension SoundFont {
 
 extension SoundFont {
     /// The same bank with `decoder` turning its compressed samples into PCM (for a bank built
-    /// in code or read without one). The sample pool is shared, not copied.
+    /// in code or read without one). The sample pool is shared, not copied. A stacked bank
+    /// (``SampleData/init(stacking:)``) has no compressed samples and is returned as it is.
     public func withSampleDecoder(_ decoder: (any CompressedSampleDecoder)?) -> SoundFont {
+        guard sampleData.parts.isEmpty else { return self }
         var bank = self
         bank.sampleData = SampleData(bytes: sampleData.bytes, lowBytes: sampleData.lowBytes, owner: sampleData,
                                      decoder: decoder)

@@ -2,8 +2,8 @@ import PolyphonSoundFontCore
 
 /// Where a voice's sample lives and how its loop is laid out.
 struct SampleInfo {
-    /// The points: the bank's mapped pool for SF2, decoded PCM for SF3 (positions below are
-    /// relative to these pointers).
+    /// The points: the bank's mapped pool for SF2 (for a stacked bank, the pool of the bank the
+    /// sample came from), decoded PCM for SF3 (positions below are relative to these pointers).
     var words: UnsafePointer<Int16>? = nil
     var low: UnsafePointer<UInt8>? = nil
     var start = 0
@@ -26,14 +26,17 @@ struct SampleTable {
 
     init(soundBank: SoundFont) {
         self.soundBank = soundBank
-        let wordCount = soundBank.sampleData.words.count
-        let words = soundBank.sampleData.words.baseAddress.map { UnsafePointer($0) }
-        let low = soundBank.sampleData.lowBytes?.baseAddress.map { UnsafePointer($0) }
+        let pool = soundBank.sampleData
         samples = soundBank.samples.map { h in
-            let end = h.sampleType.isCompressed ? 0 : min(Int(h.end), wordCount)
-            let start = min(Int(h.start), end)
-            return SampleInfo(words: words, low: low, start: start, end: end,
-                              loopStart: Int(h.loopStart), loopEnd: Int(h.loopEnd),
+            // A stacked bank's sample reads the pool it came with, where that pool lies (a
+            // mapped file stays mapped); positions are made relative to it.
+            let part = pool.part(containing: Int(h.start))
+            let data = part.data, base = part.start
+            let end = h.sampleType.isCompressed ? 0 : min(Int(h.end) - base, data.words.count)
+            let start = min(Int(h.start) - base, end)
+            return SampleInfo(words: data.words.baseAddress.map { UnsafePointer($0) },
+                              low: data.lowBytes?.baseAddress.map { UnsafePointer($0) }, start: start, end: end,
+                              loopStart: Int(h.loopStart) - base, loopEnd: Int(h.loopEnd) - base,
                               sampleRate: h.sampleRate >= 400 ? Double(h.sampleRate) : 44100,
                               originalPitch: h.originalPitch == 255 ? 60 : Int(min(h.originalPitch, 127)),
                               pitchCorrection: Int(h.pitchCorrection),

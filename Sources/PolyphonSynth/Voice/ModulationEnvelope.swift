@@ -1,7 +1,7 @@
 /// The SF2 modulation envelope: delay → attack (convex) → hold → decay → sustain → release,
 /// all in a 0…1 value that scales modEnvToPitch / modEnvToFilterFc.
 struct ModulationEnvelope {
-    enum Stage: UInt8 { case delay, attack, hold, decay, sustain, release, finished }
+    typealias Stage = EnvelopeStage
 
     private(set) var stage: Stage = .finished
     /// The envelope's output, 0…1.
@@ -41,7 +41,7 @@ struct ModulationEnvelope {
     }
 
     /// True while the value holds still until a note-off (the sustain) or for good.
-    var isSteady: Bool { stage == .sustain || stage == .finished }
+    var isSteady: Bool { stage.isSteady }
 
     mutating func setRelease(frames: Double) {
         releaseRate = frames > 0 ? Float(1 / frames) : 1

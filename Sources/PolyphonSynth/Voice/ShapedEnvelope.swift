@@ -8,7 +8,7 @@ import PolyphonSoundFontCore
 ///
 /// Advanced lazily at control points, in closed form: a run of frames costs one power at most.
 struct ShapedEnvelope {
-    enum Stage: UInt8 { case delay, attack, hold, decay, sustain, release, finished }
+    typealias Stage = EnvelopeStage
 
     private(set) var stage = Stage.finished
     /// The envelope's output, 0…1.
@@ -47,7 +47,7 @@ struct ShapedEnvelope {
     }
 
     /// True while the value holds still until a note-off (the sustain) or for good.
-    var isSteady: Bool { stage == .sustain || stage == .finished }
+    var isSteady: Bool { stage.isSteady }
 
     /// Enters the release from wherever the envelope is.
     mutating func release() {

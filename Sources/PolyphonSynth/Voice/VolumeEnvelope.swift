@@ -5,7 +5,7 @@
 /// and 0 is −96 dB. Stage times are exact to the frame rather than rounded to blocks, so the
 /// voice can evaluate the envelope at any control point.
 struct VolumeEnvelope {
-    enum Stage: UInt8 { case delay, attack, hold, decay, sustain, release, finished }
+    typealias Stage = EnvelopeStage
 
     private(set) var stage: Stage = .finished
     /// Attack: linear amplitude 0…1. Later stages: normalised dB level 0…1.
