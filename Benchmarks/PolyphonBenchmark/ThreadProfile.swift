@@ -58,7 +58,7 @@ enum ThreadProfile {
         let voiceFrames = Double(p.threadedVoiceFrames + p.serialVoiceFrames)
         func share(_ x: Int) -> String { String(format: "%5.1f %%", 100 * Double(x) / max(1, voiceFrames)) }
         print("rounds: \(p.threadedRounds) threaded, \(p.serialRounds) on the render thread "
-              + "(\(p.fewVoicesRounds) with < \(32) voices, \(p.shortChunkRounds) with too few frames)")
+              + "(\(p.fewVoicesRounds) with < \(p.minimumVoices) voices, \(p.shortChunkRounds) with too few frames)")
         print("voice frames: threaded \(share(p.threadedVoiceFrames)), render thread \(share(p.serialVoiceFrames)) "
               + "(few voices \(share(p.fewVoicesVoiceFrames)), short chunks \(share(p.shortChunkVoiceFrames)))")
         var sizes = "voice frames by voices per round:"

@@ -24,6 +24,8 @@
     /// Rounds kept on the render thread, and their voice frames.
     public internal(set) var serialRounds = 0
     public internal(set) var serialVoiceFrames = 0
+    /// The least voices a threaded round held when last counted (``Synthesizer/threadedRoundMinimum``).
+    public internal(set) var minimumVoices = VoiceRenderer.minimumThreadedVoices
     /// Of those: kept because the round held too few voices (``VoiceRenderer/minimumThreadedVoices``)…
     public internal(set) var fewVoicesRounds = 0
     public internal(set) var fewVoicesVoiceFrames = 0
@@ -57,6 +59,7 @@
     @inline(__always)
     func countRound(voices r: Int, frames n: Int, threaded: Bool, minimumVoices: Int) {
         let work = r * n
+        self.minimumVoices = minimumVoices
         voiceFramesByRoundSize[min(7, Int.bitWidth - 1 - r.leadingZeroBitCount)] += work
         if threaded {
             threadedRounds += 1
