@@ -8,9 +8,11 @@
 #
 #   Benchmarks/threads.sh [REPEAT]                    # default 3
 #   SONG=… BANK=… THREADS="1 2" LIVE_SECONDS=8 BEFORE=path/to/older/polyphon Benchmarks/threads.sh
+#   FLUID_CORES=0 HELD="256" LIVE=0 Benchmarks/threads.sh 3  # a shorter run: without FluidSynth's
+#                                                      # own threads, one held count, no live test
 #
-# BEFORE names a polyphon built from an earlier commit: its live figure is measured too (it takes
-# no --threads). Needs fluidsynth, fluid-soundfont-gm, planetblupi-music-midi, pulseaudio (Debian).
+# BEFORE names a polyphon built from an earlier commit: it renders the song too, with the most
+# threads listed, and its live figure is measured (it takes no --threads there). Needs fluidsynth, fluid-soundfont-gm, planetblupi-music-midi, pulseaudio (Debian).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat="${1:-3}"
@@ -19,6 +21,9 @@ bank="${BANK:-/usr/share/sounds/sf2/FluidR3_GM.sf2}"
 threads_list="${THREADS:-1 2}"
 live_seconds="${LIVE_SECONDS:-8}"
 before="${BEFORE:-}"
+fluid_cores="${FLUID_CORES:-2}"
+held_list="${HELD-64 256 1024}"
+live="${LIVE:-1}"
 swift build -c release --product polyphon >/dev/null
 polyphon=.build/release/polyphon
 work="$(mktemp -d "${TMPDIR:-/tmp}/polyphon-threads.XXXXXX")"
@@ -84,13 +89,20 @@ for effects in off on; do
         [[ $effects == off ]] && flags+=" --no-reverb --no-chorus"
         commands+=("$polyphon render '$song' -s '$bank' -o '$work/p.wav' -q $flags")
     done
+    if [[ -n "$before" ]]; then
+        # The older build with the most threads, for before/after on the song.
+        names+=("before --threads $t")
+        commands+=("$before render '$song' -s '$bank' -o '$work/b.wav' -q $flags")
+    fi
     names+=(fluidsynth)
     fx=""
     [[ $effects == off ]] && fx="-R 0 -C 0"
     commands+=("fluidsynth -n -i -q -r 44100 $fx -F '$work/f.wav' '$bank' '$song'")
     # FluidSynth's own threads: synth.cpu-cores renders voices on extra threads.
-    names+=("fluidsynth -o synth.cpu-cores=2")
-    commands+=("fluidsynth -n -i -q -r 44100 $fx -o synth.cpu-cores=2 -F '$work/f.wav' '$bank' '$song'")
+    if ((fluid_cores > 1)); then
+        names+=("fluidsynth -o synth.cpu-cores=$fluid_cores")
+        commands+=("fluidsynth -n -i -q -r 44100 $fx -o synth.cpu-cores=$fluid_cores -F '$work/f.wav' '$bank' '$song'")
+    fi
     report "$(basename "$song") (${song_audio%.*} s), effects $effects" "$song_audio" "$(race names commands)"
 done
 
@@ -130,7 +142,7 @@ with open(path, "wb") as f:
 EOF
 }
 
-for voices in 64 256 1024; do
+for voices in $held_list; do
     midi="$work/held-$voices.mid"
     held_song "$voices" "$midi"
     names=() commands=()
@@ -144,6 +156,7 @@ for voices in 64 256 1024; do
 done
 
 # The live test: a private PulseAudio server with a null sink (real-time paced, nothing heard).
+if [[ "$live" == 0 ]]; then exit 0; fi
 if ! command -v pulseaudio >/dev/null; then
     echo; echo "pulseaudio not installed: no live figures"; exit 0
 fi

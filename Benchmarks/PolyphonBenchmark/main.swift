@@ -14,6 +14,9 @@
 // FluidSynth's event timing; --exact-timing renders with Polyphon's own sample-accurate timing
 // and exact pitch (its defaults) instead.
 // --thread-threshold: where spreading voices over two threads starts to pay (ThreadThreshold.swift).
+// --thread-profile --song FILE [--effects]: where one song's render time goes, and how much of it
+// the threads share; --thread-sweep: the song on one thread and on two under several round
+// thresholds (ThreadProfile.swift).
 // --picture-cost: only what a render picture adds per minute of audio, on the songs
 // (PictureCost.swift).
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
@@ -37,8 +40,11 @@ struct Arguments {
     var exactTiming = false
     var web: String?
     var threadThreshold = false
+    var threadProfile = false
+    var threadSweep = false
     var pictureCost = false
     var webSong = "/usr/share/planetblupi/music/music004.mid"
+    var songGiven = false
 
     init() {
         var it = CommandLine.arguments.dropFirst().makeIterator()
@@ -53,8 +59,10 @@ struct Arguments {
             case "--exact-timing": exactTiming = true
             case "--web": web = it.next()
             case "--thread-threshold": threadThreshold = true
+            case "--thread-profile": threadProfile = true
+            case "--thread-sweep": threadSweep = true
             case "--picture-cost": pictureCost = true
-            case "--song": webSong = it.next() ?? webSong
+            case "--song": webSong = it.next() ?? webSong; songGiven = true
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
             }
         }
@@ -118,6 +126,12 @@ print(String(format: "bank: %@ (%d presets), opened in %.1f ms", (args.soundfont
              bank.presets.count, (now() - t0) * 1000))
 if args.threadThreshold {
     try ThreadThreshold.run(bank: bank, repeats: args.repeats)
+    exit(0)
+}
+if args.threadProfile || args.threadSweep {
+    let song = args.songGiven ? args.webSong : "/usr/share/planetblupi/music/music001.mid"
+    if args.threadProfile { try ThreadProfile.run(bank: bank, song: song, effects: args.effects, repeats: args.repeats) }
+    if args.threadSweep { try ThreadSweep.run(bank: bank, song: song, effects: args.effects, repeats: args.repeats) }
     exit(0)
 }
 if let dir = args.web {

@@ -37,9 +37,21 @@ public final class OfflineRenderer {
         self.preparedBank = preparedBank
     }
 
+    /// Renders on these threads instead of a pool of ``RenderOptions/threads`` (benchmarks: a
+    /// pool that runs every task on the calling thread, to time the threaded path on one).
+    @_spi(Testing) public var threadPool: (any RenderThreadPool)?
+    /// Called with each synthesizer before it renders (benchmarks: a ``RenderProfile``).
+    @_spi(Testing) public var prepareSynthesizer: ((Synthesizer) -> Void)?
+
     /// A synthesizer for one render, with its own ``RenderOptions/threads``.
     func makeSynthesizer(_ configuration: SynthesizerConfiguration) throws(SynthesizerError) -> Synthesizer {
-        let threads = options.threads > 1 ? RenderThreads(count: options.threads) : nil
+        let synthesizer = try makeBareSynthesizer(configuration)
+        prepareSynthesizer?(synthesizer)
+        return synthesizer
+    }
+
+    private func makeBareSynthesizer(_ configuration: SynthesizerConfiguration) throws(SynthesizerError) -> Synthesizer {
+        let threads = threadPool ?? (options.threads > 1 ? RenderThreads(count: options.threads) : nil)
         if let preparedBank {
             return try Synthesizer(preparedBank: preparedBank, sampleRate: options.sampleRate, configuration: configuration,
                                    threads: threads)

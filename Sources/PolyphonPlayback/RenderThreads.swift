@@ -18,7 +18,8 @@ import Darwin
 /// Every thread count gives the same output, byte for byte (`RenderThreadPool`). Handing out
 /// a chunk's tasks takes no lock and allocates nothing: the render thread publishes them with
 /// one atomic store, takes part itself, and spins only while tasks other threads have begun
-/// are still running. Workers spin briefly for the next tasks, then sleep until woken. One
+/// are still running. Workers spin briefly for the next tasks, then yield the processor between
+/// checks for a while, then sleep until woken. One
 /// synthesizer at a time uses a pool.
 public final class RenderThreads: RenderThreadPool, @unchecked Sendable {
     public let threadCount: Int
@@ -133,8 +134,15 @@ public final class RenderThreads: RenderThreadPool, @unchecked Sendable {
         let shared: Shared
         let number: Int
         /// Checks for a new job before going to sleep: a few tens of microseconds, about the gap
-        /// between a chunk's steps.
+        /// between a chunk's steps…
         static let spins = 20_000
+        /// …then checks between yields of the processor to any other thread that waits for it,
+        /// for some hundreds of microseconds more: a song's chunk takes about 60 µs, and a chunk
+        /// or two kept on the render thread (too few voices) or its events must not put the
+        /// workers to sleep, as waking one costs the render thread a system call and the worker
+        /// tens of microseconds, by which time the render thread has taken the round's tasks
+        /// itself. Yielding leaves the processor to other work meanwhile, where a spin would hold it.
+        static let yieldingSpins = 300
 
         init(shared: Shared, number: Int) {
             self.shared = shared
@@ -166,6 +174,11 @@ public final class RenderThreads: RenderThreadPool, @unchecked Sendable {
         private func waitForJob(after seen: Int) -> Int {
             let shift = Shared.generationShift
             for _ in 0..<Self.spins {
+                let generation = shared.claim.load(ordering: .acquiring) >> shift
+                if generation != seen { return generation }
+            }
+            for _ in 0..<Self.yieldingSpins {
+                sched_yield()
                 let generation = shared.claim.load(ordering: .acquiring) >> shift
                 if generation != seen { return generation }
             }

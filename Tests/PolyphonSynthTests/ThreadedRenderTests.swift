@@ -70,6 +70,8 @@ import PolyphonSoundFont
                 // render call spread over threads, each in two tasks or more (a slice, a stretch).
                 #expect(s.threadedRounds >= 30_000 / block && pool.tasksRun >= 2 * s.threadedRounds,
                         "block \(block): \(s.threadedRounds) rounds, \(pool.tasksRun) tasks")
+                // The reverb and chorus side by side wherever a chunk is long enough to repay it.
+                #expect((s.effectChunksOnThreads > 0) == (block >= 128), "block \(block): \(s.effectChunksOnThreads) effect chunks")
                 #expect(out.left == reference.left && out.right == reference.right, "block \(block), \(threads) threads differ")
             }
         }
@@ -95,13 +97,17 @@ import PolyphonSoundFont
         let s = try Synthesizer(soundBank: TestBank.sine(), threads: pool)
         s.startNote(69, withVelocity: 100, onChannel: 0)
         _ = s.renderSeconds(0.5, block: 1024)
-        #expect(s.threadedRounds == 0 && pool.tasksRun == 0)
-        // 16 voices of 1024 frames: work enough by voice frames, too few voices to win.
-        for key in UInt8(40)..<UInt8(55) { s.startNote(key, withVelocity: 90, onChannel: 0) }
+        // The only tasks: the reverb and the chorus, side by side.
+        #expect(s.threadedRounds == 0 && pool.tasksRun == 2 * s.effectChunksOnThreads)
+        // 15 voices of 1024 frames: work enough by voice frames, too few voices to win.
+        for key in UInt8(40)..<UInt8(54) { s.startNote(key, withVelocity: 90, onChannel: 0) }
         _ = s.renderSeconds(0.5, block: 1024)
-        #expect(s.activeVoiceCount == 16 && s.threadedRounds == 0 && pool.tasksRun == 0)
-        for key in UInt8(55)..<UInt8(80) { s.startNote(key, withVelocity: 90, onChannel: 0) }
-        _ = s.renderSeconds(0.5, block: 1024)
+        #expect(s.activeVoiceCount == 15 && s.threadedRounds == 0 && pool.tasksRun == 2 * s.effectChunksOnThreads)
+        // 16 voices: enough voices, but 256-frame blocks hold too few voice frames.
+        s.startNote(54, withVelocity: 90, onChannel: 0)
+        _ = s.renderSeconds(0.5, block: 256)
+        #expect(s.activeVoiceCount == 16 && s.threadedRounds == 0)
+        _ = s.renderSeconds(0.5, block: 512)
         #expect(s.threadedRounds > 0)
     }
 }

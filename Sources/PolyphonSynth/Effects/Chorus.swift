@@ -203,6 +203,20 @@ public final class Chorus {
     /// neither output.
     public func process(input: UnsafePointer<Float>, addingTo left: UnsafeMutablePointer<Float>,
                         _ right: UnsafeMutablePointer<Float>, frameCount: Int) {
+        process(input: input, left, right, frameCount: frameCount, adding: true)
+    }
+
+    /// Runs `frameCount` samples through the chorus and *writes* the wet signal to `left` and
+    /// `right`: the values ``process(input:addingTo:_:frameCount:)`` adds, bit for bit, so a
+    /// thread of its own can compute them and the render thread add them later.
+    func process(input: UnsafePointer<Float>, storingTo left: UnsafeMutablePointer<Float>,
+                 _ right: UnsafeMutablePointer<Float>, frameCount: Int) {
+        process(input: input, left, right, frameCount: frameCount, adding: false)
+    }
+
+    @inline(__always)
+    private func process(input: UnsafePointer<Float>, _ left: UnsafeMutablePointer<Float>,
+                         _ right: UnsafeMutablePointer<Float>, frameCount: Int, adding: Bool) {
         guard frameCount > 0 else { return }
         let buffer = self.buffer, mask = bufferMask, count = voiceCount
         let gainsLeft = voiceLeft, gainsRight = voiceRight, states = voiceState
@@ -230,8 +244,14 @@ public final class Chorus {
                 sumLeft += gainsLeft[i] * y
                 sumRight += gainsRight[i] * y
             }
-            left[n] += wet1 * sumLeft + wet2 * sumRight
-            right[n] += wet1 * sumRight + wet2 * sumLeft
+            let wetLeft = wet1 * sumLeft + wet2 * sumRight, wetRight = wet1 * sumRight + wet2 * sumLeft
+            if adding {
+                left[n] += wetLeft
+                right[n] += wetRight
+            } else {
+                left[n] = wetLeft
+                right[n] = wetRight
+            }
             w = (w &+ 1) & mask
             lfo.step()
         }

@@ -214,6 +214,20 @@ public final class Reverb {
     /// alias neither output.
     public func process(input: UnsafePointer<Float>, addingTo left: UnsafeMutablePointer<Float>,
                         _ right: UnsafeMutablePointer<Float>, frameCount: Int) {
+        process(input: input, left, right, frameCount: frameCount, adding: true)
+    }
+
+    /// Runs `frameCount` samples through the reverb and *writes* the wet signal to `left` and
+    /// `right`: the values ``process(input:addingTo:_:frameCount:)`` adds, bit for bit, so a
+    /// thread of its own can compute them and the render thread add them later.
+    func process(input: UnsafePointer<Float>, storingTo left: UnsafeMutablePointer<Float>,
+                 _ right: UnsafeMutablePointer<Float>, frameCount: Int) {
+        process(input: input, left, right, frameCount: frameCount, adding: false)
+    }
+
+    @inline(__always)
+    private func process(input: UnsafePointer<Float>, _ left: UnsafeMutablePointer<Float>,
+                         _ right: UnsafeMutablePointer<Float>, frameCount: Int, adding: Bool) {
         guard frameCount > 0 else { return }
         let lines = self.lines, stride = lineStride, mask = lineMask
         let b0 = lowpassB0, a1 = lowpassA1, b1 = toneB1, b2 = toneB2
@@ -251,8 +265,14 @@ public final class Reverb {
                 }
                 w = (w &+ 1) & mask
                 let l = (lp * leftSigns).sum(), r = (lp * rightSigns).sum()
-                left[n] += wet1 * l + wet2 * r
-                right[n] += wet1 * r + wet2 * l
+                let wetLeft = wet1 * l + wet2 * r, wetRight = wet1 * r + wet2 * l
+                if adding {
+                    left[n] += wetLeft
+                    right[n] += wetRight
+                } else {
+                    left[n] = wetLeft
+                    right[n] = wetRight
+                }
             }
             frame = end
         }

@@ -18,10 +18,12 @@ struct EffectGate {
     private var blockHadSignal = false
     private var blockTail: Float = 0
 
-    /// Runs the effects of every bus over the chunk's `n` frames, or none.
-    mutating func run(_ buses: [OutputBus], count n: Int) {
+    /// Runs the effects of every bus over the chunk's `n` frames, or none. With `parallel`, the
+    /// effect units run side by side wherever the gate's decisions are known before they run.
+    mutating func run(_ buses: [OutputBus], count n: Int, parallel: ParallelEffects? = nil) {
         let grid = Synthesizer.controlPeriod
         var start = 0
+        var parallel = parallel
         while start < n {
             if !isActive {
                 var first = n
@@ -32,6 +34,15 @@ struct EffectGate {
                 blockHadSignal = false
                 blockTail = 0
                 start = first
+            }
+            if let units = parallel {
+                // Tried once a chunk: where a block without signal makes the gate read the tails,
+                // the rest of the chunk runs piece by piece below.
+                parallel = nil
+                if n - start >= ParallelEffects.minimumFrames && runsThrough(buses, from: start, to: n) {
+                    units.run(from: start, count: n - start)
+                    return
+                }
             }
             let m = min(n - start, grid - frames % grid)
             let measuring = !blockHadSignal
@@ -48,6 +59,31 @@ struct EffectGate {
                 blockTail = 0
             }
         }
+    }
+
+    /// When every block of ``Synthesizer/controlPeriod`` frames met in frames `start..<n` has a
+    /// signal (something sent, a voice sounding) before its effects would run, the gate neither
+    /// stops nor reads the effects' output there: advances it to `n` as ``run(_:count:parallel:)``
+    /// would and returns true, leaving the effects to run over the frames in one piece. Else
+    /// changes nothing and returns false.
+    private mutating func runsThrough(_ buses: [OutputBus], from start: Int, to n: Int) -> Bool {
+        let grid = Synthesizer.controlPeriod
+        var had = blockHadSignal, tail = blockTail, counted = frames, s = start
+        while s < n {
+            let m = min(n - s, grid - counted % grid)
+            if !had { had = buses.contains { $0.hasSignal(from: s, count: m) } }
+            guard had else { return false }
+            counted += m
+            s += m
+            if counted % grid == 0 {
+                had = false
+                tail = 0
+            }
+        }
+        blockHadSignal = had
+        blockTail = tail
+        frames = counted
+        return true
     }
 
     /// The largest magnitude of the buses' output, summed as the main output sums them.

@@ -17,11 +17,16 @@ final class Mixer {
     let left: UnsafeMutablePointer<Float>
     let right: UnsafeMutablePointer<Float>
 
-    /// `busCount` buses of up to `chunkFrames` frames each.
-    init(busCount: Int, chunkFrames: Int, sampleRate: Double, configuration: SynthesizerConfiguration) {
+    /// Runs the effect units side by side, when there are threads and several units.
+    let parallelEffects: ParallelEffects?
+
+    /// `busCount` buses of up to `chunkFrames` frames each, their effects run on `threads`.
+    init(busCount: Int, chunkFrames: Int, sampleRate: Double, configuration: SynthesizerConfiguration,
+         threads: (any RenderThreadPool)? = nil) {
         buses = (0..<busCount).map { _ in
             OutputBus(capacity: chunkFrames, sampleRate: sampleRate, configuration: configuration)
         }
+        parallelEffects = ParallelEffects(threads: threads, buses: buses, capacity: chunkFrames)
         targets = .allocate(capacity: busCount)
         for (b, bus) in buses.enumerated() { (targets + b).initialize(to: bus.target) }
         left = .allocate(capacity: chunkFrames)
@@ -59,7 +64,7 @@ final class Mixer {
     /// Ends the chunk the voices have mixed into: effects on the sends, master volume, then the
     /// buses summed into ``left`` and ``right``.
     func finish(_ n: Int) {
-        effects.run(buses, count: n)
+        effects.run(buses, count: n, parallel: parallelEffects)
         if masterVolume != 1 {
             let m = masterVolume
             for b in buses {

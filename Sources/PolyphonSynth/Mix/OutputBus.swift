@@ -45,6 +45,17 @@ final class OutputBus {
         return first < end ? first : nil
     }
 
+    /// Whether anything was sent or a voice sounded on the bus in frames `start ..< start + m`:
+    /// what ``runEffects(from:count:measuring:)`` measures, without running the effects.
+    func hasSignal(from start: Int, count m: Int) -> Bool {
+        guard reverb != nil || chorus != nil else { return false }
+        let l = left + start, r = right + start
+        if reverb != nil { for i in 0..<m where abs(reverbSend[start + i]) > 0 { return true } }
+        if chorus != nil { for i in 0..<m where abs(chorusSend[start + i]) > 0 { return true } }
+        for i in 0..<m where abs(l[i]) > 0 || abs(r[i]) > 0 { return true }
+        return false
+    }
+
     /// Runs the effect sends of frames `start ..< start + m` into the dry signal. With
     /// `measuring`, returns whether anything was sent or a voice sounded on the bus there
     /// (otherwise false).

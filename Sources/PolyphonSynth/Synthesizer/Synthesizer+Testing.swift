@@ -41,9 +41,29 @@ extension Synthesizer {
         set { renderer.alwaysUsesThreads = newValue }
     }
     @_spi(Testing) public var threadedRounds: Int { renderer.threadedRounds }
+    /// The least voices and voice frames a round must hold to be spread over the threads
+    /// (``VoiceRenderer/minimumThreadedVoices``, ``VoiceRenderer/minimumThreadedWork``):
+    /// benchmarks try others on one build.
+    @_spi(Testing) public var threadedRoundMinimum: (voices: Int, voiceFrames: Int) {
+        get { (renderer.minimumVoices, renderer.minimumWork) }
+        set { (renderer.minimumVoices, renderer.minimumWork) = (max(1, newValue.voices), max(0, newValue.voiceFrames)) }
+    }
     @_spi(Testing) public var steadyVoiceCount: Int {
         var n = 0
         voicePool.forEachActive { v in if v.isHeldSteady { n += 1 } }
         return n
     }
+}
+
+extension Synthesizer {
+    /// Counts and times the render's parts while set (``RenderProfile``); nil by default.
+    @_spi(Testing) public var renderProfile: RenderProfile? {
+        get { renderer.profile }
+        set {
+            renderer.profile = newValue
+            mixer.parallelEffects?.profile = newValue
+        }
+    }
+    /// Chunks whose reverb and chorus ran side by side on the threads (``ParallelEffects``).
+    @_spi(Testing) public var effectChunksOnThreads: Int { mixer.parallelEffects?.chunksRun ?? 0 }
 }

@@ -35,7 +35,7 @@ public final class Synthesizer {
     /// Bank-select interpretation; GM/GS/XG resets switch it.
     private var bankSelectMode: BankSelectMode
     /// The buses, their effects and the master volume.
-    private let mixer: Mixer
+    let mixer: Mixer
     /// True when notes choose their bus (``SynthesizerConfiguration/outputBusCount``).
     private let routesByBus: Bool
     /// Tuning programs and the channels' own key tables (``Synthesizer+Tuning.swift``).
@@ -114,7 +114,8 @@ public final class Synthesizer {
         let busCount = configuration.outputBusCount.map { max(1, min($0, 256)) }
             ?? (configuration.channelOutputs ? configuration.channelCount : 1)
         routesByBus = configuration.outputBusCount != nil
-        mixer = Mixer(busCount: busCount, chunkFrames: n, sampleRate: sampleRate, configuration: configuration)
+        mixer = Mixer(busCount: busCount, chunkFrames: n, sampleRate: sampleRate, configuration: configuration,
+                      threads: threads)
         for ch in channels {
             ch.selectPreset(self.presets, bankSelectMode: bankSelectMode)
             ch.defaultTuning = tunings.defaultTable
@@ -399,7 +400,9 @@ public final class Synthesizer {
         DenormalMode.flushingToZero {
             var done = 0
             while done < frameCount {
+                let t0 = renderer.profile?.clock() ?? 0
                 dispatchDueEvents()
+                if let profile = renderer.profile { profile.dispatchTime &+= profile.clock() &- t0 }
                 var n = min(frameCount - done, Self.chunkFrames)
                 if let next = queue.nextFrame {
                     n = min(n, Int(max(1, next - framesRendered)))
@@ -409,8 +412,17 @@ public final class Synthesizer {
                 if voicePool.nextScheduledFrame != .max {
                     n = min(n, Int(max(1, voicePool.nextScheduledFrame - framesRendered)))
                 }
-                renderChunk(n)
-                deliver(done, n)
+                if let profile = renderer.profile {
+                    let t1 = profile.clock()
+                    renderChunk(n)
+                    deliver(done, n)
+                    profile.chunks += 1
+                    profile.chunkFrames += n
+                    profile.chunkTime &+= profile.clock() &- t1
+                } else {
+                    renderChunk(n)
+                    deliver(done, n)
+                }
                 done += n
                 framesRendered += Int64(n)
             }
@@ -424,7 +436,13 @@ public final class Synthesizer {
         renderer.render(voices: voicePool.voices, voiceCount: voicePool.limit, count: n, context: context,
                         clock: framesRendered, into: mixer.targets, busCount: mixer.busCount)
         voicePool.trimLimit()
-        mixer.finish(n)
+        if let profile = renderer.profile {
+            let t0 = profile.clock()
+            mixer.finish(n)
+            profile.effectsTime &+= profile.clock() &- t0
+        } else {
+            mixer.finish(n)
+        }
         if let meter = renderer.meter { meter.finishChunk(frames: n) }
     }
 

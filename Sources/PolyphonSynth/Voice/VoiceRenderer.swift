@@ -34,9 +34,11 @@ final class VoiceRenderer {
     static let threadedWindow = 128
     /// The least a round must hold to be spread over threads, in voices and in voice frames:
     /// below either, handing tasks to other threads and waiting for them costs more than it
-    /// saves. Measured (`PolyphonBenchmark --thread-threshold`, Documentation/threads.md):
-    /// rounds of 16 voices or fewer never won on two threads, at any block size up to 1024.
-    static let minimumThreadedVoices = 32
+    /// saves. 16 voices of 512 frames are some 15 µs of work, against a hand-off of a few µs
+    /// to a worker that is awake; a song keeps a third of its voice frames in rounds of 16–31
+    /// voices, which a threshold of 32 left on one thread (`PolyphonBenchmark --thread-profile`,
+    /// `--thread-sweep`, Documentation/threads.md).
+    static let minimumThreadedVoices = 16
     static let minimumThreadedWork = 8 * 1024
 
     /// How a voice of the round goes into the mix.
@@ -122,8 +124,13 @@ final class VoiceRenderer {
     private(set) var threadedRounds = 0
     /// Spread rounds over threads whenever there are any (tests), not only when it pays.
     var alwaysUsesThreads = false
+    /// The threshold in use (benchmarks try others): ``minimumThreadedVoices``, ``minimumThreadedWork``.
+    var minimumVoices = VoiceRenderer.minimumThreadedVoices
+    var minimumWork = VoiceRenderer.minimumThreadedWork
     /// Measures each channel's level from the voices it mixes, when set (read only).
     var meter: ChannelLevelMeter?
+    /// Counts rounds and times the chunk's parts, when set (``RenderProfile``).
+    var profile: RenderProfile?
 
     // The chunk being rendered, for the tasks.
     private var step = Step.renderVoices
@@ -175,7 +182,11 @@ final class VoiceRenderer {
                 r[i] += fr[i]
             }
         }
-        if runsShared { pool.finish(count: count, clock: clock, into: targets) }
+        if runsShared {
+            let t0 = profile?.clock() ?? 0
+            pool.finish(count: count, clock: clock, into: targets)
+            if let profile { profile.sharedFilterTime &+= profile.clock() &- t0 }
+        }
         for lane in lanes {
             twinFrames &+= lane.twinFrames
             steadyPoints &+= lane.steadyPoints
@@ -189,19 +200,36 @@ final class VoiceRenderer {
     /// this thread, in pool order), then mixed (in stretches of frames, on any thread).
     private func renderRound(_ r: Int) {
         roundCount = r
-        let threaded = threads != nil && lanes.count > 1 && (alwaysUsesThreads || r >= Self.minimumThreadedVoices && r * count >= Self.minimumThreadedWork)
+        let threaded = threads != nil && lanes.count > 1 && (alwaysUsesThreads || r >= minimumVoices && r * count >= minimumWork)
         let threadCount = threaded ? lanes.count : 1
         // A few slices per thread, so one that finishes early takes another.
         sliceCount = threaded ? max(1, min(3 * threadCount, r / 4)) : 1
+        let t0 = profile?.clock() ?? 0
         run(.renderVoices, tasks: sliceCount, threaded: threaded)
+        let t1 = profile?.clock() ?? 0
         if let meter { measure(meter) }
         routeWaitingVoices()
+        let t2 = profile?.clock() ?? 0
         // Stretches of at least 128 frames, starting on multiples of 4 (the mix's vector width).
         let ranges = threaded ? max(1, min(2 * threadCount, count / 128)) : 1
         rangeFrames = (count + ranges - 1) / ranges
         rangeFrames = (rangeFrames + 3) & ~3
         run(.mix, tasks: (count + rangeFrames - 1) / rangeFrames, threaded: threaded)
         if threaded { threadedRounds &+= 1 }
+        if let profile { record(profile, threaded: threaded, t0, t1, t2) }
+    }
+
+    private func record(_ profile: RenderProfile, threaded: Bool, _ t0: UInt64, _ t1: UInt64, _ t2: UInt64) {
+        let t3 = profile.clock()
+        profile.countRound(voices: roundCount, frames: count, threaded: threaded, minimumVoices: minimumVoices)
+        profile.routeTime &+= t2 &- t1
+        if threaded {
+            profile.threadedRenderTime &+= t1 &- t0
+            profile.threadedMixTime &+= t3 &- t2
+        } else {
+            profile.serialRenderTime &+= t1 &- t0
+            profile.serialMixTime &+= t3 &- t2
+        }
     }
 
     private func run(_ step: Step, tasks: Int, threaded: Bool) {
