@@ -21,6 +21,8 @@ struct ShapedControllers {
     /// Frames a change of each input takes (0 or 1: at once).
     private var smoothingFrames = SIMD16<Float>(repeating: 0)
     private var slots = SIMD16<Int32>(repeating: 0)
+    /// Which of `inputs` each kept input is (an input whose slot is out of range is skipped).
+    private var sources = SIMD16<Int32>(repeating: 0)
     private var count = 0
 
     /// True when the voice has inputs to follow.
@@ -47,10 +49,11 @@ struct ShapedControllers {
                         outputRate: Double) {
         self = ShapedControllers()
         var kept = 0
-        for modulation in modulations where kept < Self.capacity {
+        for (index, modulation) in modulations.enumerated() where kept < Self.capacity {
             let slot = Self.slot(modulation.target, index: modulation.index)
             guard (0..<15).contains(slot) else { continue }
             slots[kept] = Int32(slot)
+            sources[kept] = Int32(index)
             smoothingFrames[kept] = (modulation.smoothing * 1e-3 * Float(outputRate)).rounded(.towardZero)
             kept += 1
         }
@@ -86,6 +89,7 @@ struct ShapedControllers {
         let ahead = current == target ? current : moved(by: frames)
         var sums = SIMD16<Float>(repeating: 0)
         for i in 0..<count { sums[Int(slots[i])] += ahead[i] }
+        // Bounded inputs, so at most 16 × 10⁶: finite, never ∞ − ∞.
         return sums
     }
 
@@ -99,7 +103,7 @@ struct ShapedControllers {
     /// Input `i`'s value for the channel as it is: the source through the curve, times the
     /// depth, stepped.
     private func value(of i: Int, _ context: ModulatorEvaluation.Context) -> Float {
-        let input = inputs[i]
+        let input = inputs[Int(sources[i])]
         let x = Self.sourceValue(input.controller, context)
         var y = x
         // sfizz reads the pitch wheel and channel pressure without a curve.
@@ -111,7 +115,7 @@ struct ShapedControllers {
         }
         var result = y * input.depth
         if input.step > 0 { result = (result / input.step).rounded(.towardZero) * input.step }
-        return result
+        return RoutedModulation.finite(result)
     }
 
     /// sfizz's value of an SFZ controller number: 7-bit values over 127, the pitch wheel over

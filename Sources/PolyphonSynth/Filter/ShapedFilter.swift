@@ -96,7 +96,7 @@ struct ShapedFilter {
 
     /// sfizz clamps the cutoff to 1 Hz…20 kHz; the designs need it below Nyquist.
     static func clampedHertz(_ hertz: Double, outputRate: Double) -> Double {
-        min(max(hertz, 1), min(20_000, outputRate * 0.49))
+        hertz.isNaN ? 1 : min(max(hertz, 1), min(20_000, outputRate * 0.49))
     }
 
     private mutating func aim(hertz: Double, q: Double, gain: Double, outputRate: Double, frames: Int) {

@@ -20,7 +20,8 @@ struct Oscillator {
     static let scratchPoints = 1024
 
     mutating func setIncrement(_ ratio: Double) {
-        let r = min(max(ratio, 0), 65535)
+        // NaN (a pitch an absurd SFZ modulation made) as 0: converting it would trap.
+        let r = ratio.isNaN ? 0 : min(max(ratio, 0), 65535)
         // Below 2⁴⁸, so the signed conversion (one instruction) is exact.
         increment = UInt64(Int64(r * 4_294_967_296.0))
     }

@@ -261,7 +261,7 @@ extension VoicePool {
             guard let offBy = v.note.offBy, offBy == group, !v.note.isStopped, !v.note.isReleaseTriggered,
                   v.note.group != group || v.note.key != key else { return }
             if !v.note.isTwin {
-                state.cutVoices[v.note.key] &+= 1
+                if state.cutVoices[v.note.key] < UInt8.max { state.cutVoices[v.note.key] += 1 }
                 state.cutVelocity[v.note.key] = UInt8(v.note.velocity)
                 cut = true
             }

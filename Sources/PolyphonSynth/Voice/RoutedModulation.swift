@@ -60,9 +60,9 @@ struct RoutedModulation {
         amplitudeEnvelope = shaping.flexEnvelopes.prefix(envelopeCount).firstIndex(where: { $0.drivesAmplitude }) ?? -1
         for i in 0..<lfoCount {
             let shape = shaping.routedLFOs[i]
-            let lfo = RoutedLFO(shape, frequency: shape.frequency + sum(shape.frequencyControllers, channel),
-                                delay: shape.delay + sum(shape.delayControllers, channel),
-                                fade: shape.fade + sum(shape.fadeControllers, channel), rate: rate,
+            let lfo = RoutedLFO(shape, frequency: Self.finite(shape.frequency + sum(shape.frequencyControllers, channel)),
+                                delay: Self.finite(shape.delay + sum(shape.delayControllers, channel)),
+                                fade: Self.finite(shape.fade + sum(shape.fadeControllers, channel)), rate: rate,
                                 seed: seed &* 8 &+ UInt64(i))
             withLFO(i) { $0 = lfo }
         }
@@ -81,7 +81,7 @@ struct RoutedModulation {
         guard isActive, let shaping else { return }
         for i in 0..<lfoCount where !shaping.routedLFOs[i].frequencyControllers.isEmpty {
             let shape = shaping.routedLFOs[i]
-            let hz = shape.frequency + sum(shape.frequencyControllers, channel)
+            let hz = Self.finite(shape.frequency + sum(shape.frequencyControllers, channel))
             let rate = self.rate
             withLFO(i) { $0.setFrequency(hz, rate: rate) }
         }
@@ -160,10 +160,10 @@ struct RoutedModulation {
                 if route.target == .amplitude {
                     var depth = route.depth
                     for input in route.depthControllers { depth *= position(input.controller, channel) * input.depth }
-                    depths[lane] = amplitudeSources & (1 << source) != 0 ? depths[lane] * depth : depth
+                    depths[lane] = Self.finite(amplitudeSources & (1 << source) != 0 ? depths[lane] * depth : depth)
                     amplitudeSources |= 1 << source
                 } else {
-                    depths[lane] += route.depth + sum(route.depthControllers, channel)
+                    depths[lane] = Self.finite(depths[lane] + route.depth + sum(route.depthControllers, channel))
                     movesPan = movesPan || route.target == .pan
                     movesPitch = movesPitch || route.target == .pitch
                 }
@@ -177,8 +177,8 @@ struct RoutedModulation {
     private func points(_ shape: FlexEnvelopeShape, _ channel: Channel) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         var levels = SIMD8<Float>(repeating: 0), seconds = levels, shapes = levels
         for (i, point) in shape.points.prefix(FlexEnvelopeShape.pointLimit).enumerated() {
-            levels[i] = point.level + sum(point.levelControllers, channel)
-            seconds[i] = point.time + sum(point.timeControllers, channel)
+            levels[i] = Self.finite(point.level + sum(point.levelControllers, channel))
+            seconds[i] = Self.finite(point.time + sum(point.timeControllers, channel))
             shapes[i] = point.shape
         }
         return (levels, seconds, shapes)
@@ -187,8 +187,12 @@ struct RoutedModulation {
     private func sum(_ inputs: [ControllerDepth], _ channel: Channel) -> Float {
         var total: Float = 0
         for input in inputs { total += position(input.controller, channel) * input.depth }
-        return total
+        return Self.finite(total)
     }
+
+    /// `x` within ±10⁶, NaN as −10⁶: opcodes keep any finite value, and two of 3·10³⁸ summed
+    /// are infinite, which a delay or an idle LFO (0 × ∞) would turn into a NaN pitch.
+    static func finite(_ x: Float) -> Float { Voice.bounded(x, -1e6...1e6) }
 
     /// A controller's position as sfizz reads it: 0…1 (the pitch wheel −1…1).
     private func position(_ controller: Int, _ channel: Channel) -> Float {
