@@ -1,7 +1,8 @@
 /// What a zone built in code plays beyond SoundFont 2 (SFZ instruments, with sfizz's designs):
 /// a filter of another shape in place of the SF2 low-pass, envelopes of sfizz's shape moving
-/// the pitch and the cutoff beside the SF2 modulation envelope, and LFOs of any of sfizz's
-/// waves on the volume, pitch and cutoff. Never read from or written to an SF2 file.
+/// the pitch and the cutoff beside the SF2 modulation envelope, LFOs of any of sfizz's
+/// waves on the volume, pitch and cutoff, the level's tracking of velocity, key and controllers,
+/// and a stereo sample's placement. Never read from or written to an SF2 file.
 public struct VoiceShaping: Hashable, Sendable {
     /// The filter played in place of the SF2 low-pass, nil for the SF2 one.
     public var filter: FilterShape?
@@ -15,6 +16,10 @@ public struct VoiceShaping: Hashable, Sendable {
     public var pitchLFO: LFOShape?
     /// An LFO adding its depth in cents to the shaped filter's cutoff (SFZ `fillfo_*`).
     public var filterLFO: LFOShape?
+    /// The level's tracking of velocity, key and controllers, crossfades, gain above 0 dB.
+    public var amplitude: AmplitudeShape?
+    /// Where one side of a stereo sample plays (`width`, `position`).
+    public var stereo: StereoShape?
 
     /// Shaping with the given parts.
     public init(filter: FilterShape? = nil, pitchEnvelope: ModulationEnvelopeShape? = nil,
@@ -31,7 +36,7 @@ public struct VoiceShaping: Hashable, Sendable {
     /// True when nothing is set.
     public var isEmpty: Bool {
         filter == nil && pitchEnvelope == nil && filterEnvelope == nil && volumeLFO == nil && pitchLFO == nil
-            && filterLFO == nil
+            && filterLFO == nil && amplitude == nil && stereo == nil
     }
 }
 

@@ -17,7 +17,10 @@ import PolyphonSoundFontCore
 /// note-off; and polyphony groups (`group`, `off_by`, `off_mode`, `off_time`). Beside it a
 /// `VoiceShaping` plays, with sfizz's designs, the filter (`fil_type` low-, high-, band-pass and
 /// band-reject of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack`), the
-/// `pitcheg_*` and `fileg_*` envelopes and the v1 LFOs `amplfo_*`, `pitchlfo_*`, `fillfo_*`;
+/// `pitcheg_*` and `fileg_*` envelopes and the v1 LFOs `amplfo_*`, `pitchlfo_*`, `fillfo_*`,
+/// and the level beyond SF2 (`amp_veltrack`, `amp_velcurve_N`, `amp_keytrack`, `amp_random`,
+/// gain above 0 dB, `xfin_*`/`xfout_*` crossfades, `amplitude_onccN`, a stereo file's `width`
+/// and `position`);
 /// `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and `resonance_onccN` become SF2
 /// modulators. What it cannot play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
 ///
@@ -59,8 +62,10 @@ public struct SFZSoundBank: Sendable {
         var cycles: [SFZCycleKey: Int] = [:]      // generated wave and keycenter → sample header
         var zones: [Zone] = []
         var pool = SFZSamplePool()
+        let cancelledControllers = SFZZoneMapping.cancelledControllerDefaults(
+            SFZZoneMapping.connectedControllers(instrument.regions))
 
-        for region in instrument.regions {
+        for (regionIndex, region) in instrument.regions.enumerated() {
             notes.record(region)
             guard region.selection.triggersOnKeys, !SFZPlayConditionMapping.isUnreachable(region) else { continue }
             guard let source = region.playback.sample else { continue }
@@ -106,18 +111,24 @@ public struct SFZSoundBank: Sendable {
                 resolved.loop = SFZRange(0, frameCount - 1)
                 playback = resolved
             }
-            let pans: [Float] = channelSamples.count == 2 ? [-500, 500] : [region.amplitude.pan.value * 5]
-            for (sampleID, pan) in zip(channelSamples, pans) {
+            // A stereo file's sides are placed by their StereoShape, from the region's pan.
+            let sides: [StereoShape.Side?] = channelSamples.count == 2 ? [.left, .right] : [nil]
+            let amplitude = SFZZoneMapping.amplitudeShape(region, stream: UInt32(truncatingIfNeeded: regionIndex))
+            let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
+                + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
+                + SFZZoneMapping.controllerModulators(region)
+            let shaping = SFZZoneMapping.shaping(region)
+            for (sampleID, side) in zip(channelSamples, sides) {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
                                                                   defaultKeyswitch: instrument.defaultKeyswitch)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
-                                                                        frameCount: frameCount, pan: pan),
-                                  modulators: SFZZoneMapping.cancelledDefaults
-                                      + SFZZoneMapping.controllerModulators(region),
-                                  playCondition: condition, shaping: SFZZoneMapping.shaping(region)))
+                                                                        frameCount: frameCount,
+                                                                        pan: region.amplitude.pan.value * 5),
+                                  modulators: modulators, playCondition: condition,
+                                  shaping: SFZZoneMapping.shaping(shaping, amplitude: amplitude, region, side: side)))
             }
-            notes.recordPlayed(region, channels: channelSamples.count)
+            notes.recordPlayed(region)
         }
 
         let instrumentIndex = builder.addInstrument(Self.name(of: instrument.path), zones: zones)

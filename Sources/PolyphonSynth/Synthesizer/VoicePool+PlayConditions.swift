@@ -92,6 +92,7 @@ extension VoicePool {
         let velocity = Int(state.noteOnVelocity[key])
         let held = Float(now - state.noteOnFrame[key]) / Float(sampleRate)
         let draw = nextRandom()
+        notesBegun &+= 1
         let k = UInt8(key), vel = UInt8(velocity)
         for region in presets.regions[p] where region.contains(key: k, velocity: vel) {
             guard let condition = region.playCondition, condition.isRelease else { continue }
