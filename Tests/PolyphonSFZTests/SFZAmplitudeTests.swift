@@ -99,9 +99,10 @@ import Testing
             ("xfin_lokey=40 xfin_hikey=44", 44, 127, [], 0),
             ("xfout_lokey=40 xfout_hikey=44 xf_keycurve=gain", 41, 127, [], db(0.75)),
             ("xfout_lokey=40 xfout_hikey=44", 44, 127, [], -.infinity),
-            // Velocity: (v − lo)/(hi − lo), sfizz's one-step gap cancelling its filled upper bound.
-            ("xfin_lovel=20 xfin_hivel=100 xf_velcurve=gain", 60, 60, [], db(0.5)),
-            ("xfout_lovel=20 xfout_hivel=100", 60, 80, [], db(0.25.squareRoot())),
+            // Velocity: (v − lo)/(hi − lo), sfizz's one-step gap cancelling its filled upper bound;
+            // on top of the velocity curve, (v/127)².
+            ("xfin_lovel=20 xfin_hivel=100 xf_velcurve=gain", 60, 60, [], db(0.5) + 40 * log10(60.0 / 127)),
+            ("xfout_lovel=20 xfout_hivel=100", 60, 80, [], db(0.25.squareRoot()) + 40 * log10(80.0 / 127)),
             // Controllers: value/127 over (127 − lo − 1)/127 when the upper bound is 127.
             ("xfin_locc1=0 xfin_hicc1=127", 60, 127, [(1, 63)], db(0.5.squareRoot())),
             ("xfout_locc2=20 xfout_hicc2=100 xf_cccurve=gain", 60, 127, [(2, 40)], db(0.75)),
@@ -166,13 +167,16 @@ import Testing
         let cases: [(opcodes: String, controllers: [(UInt8, UInt8)], expected: [Double])] = [
             ("width=0", [], [c, c, c, c]),
             ("width=-100", [], [-.infinity, 0, 0, -.infinity]),
-            ("position=100", [], [-.infinity, 0 - c, -.infinity, 0 - c]),
+            // Position pans the mixed pair: at 100 the left channel, and with it the left side
+            // at full width, is gone (as in sfizz).
+            ("position=100", [], [-.infinity, -.infinity, -.infinity, 0 - c]),
             // Width 50: w = 0.75 → own side cos(0.25·π/2), other side cos(0.75·π/2).
             ("width=50", [], [cosine(0.25), cosine(0.75), cosine(0.75), cosine(0.25)]),
             // Pan 50 on each side first (p = 0.75): the left side × cos(0.75·π/2), the right × cos(0.25·π/2).
             ("pan=50", [], [cosine(0.75) - c, -.infinity, -.infinity, cosine(0.25) - c]),
+            ("pan_oncc8=100", [(8, 127)], [-.infinity, -.infinity, -.infinity, 0 - c]),
             ("width_oncc5=-100", [(5, 127)], [c, c, c, c]),
-            ("position_oncc6=100", [(6, 127)], [-.infinity, 0 - c, -.infinity, 0 - c]),
+            ("width=0 position_oncc6=100", [(6, 127)], [-.infinity, 0, -.infinity, 0]),
         ]
         for k in cases {
             let got = try sides(k.opcodes, controllers: k.controllers).map { $0 - plain[0] }
@@ -189,7 +193,9 @@ import Testing
     @Test func velocityCurvePointsFillLinearlyAsSfizz() {
         let curve = AmplitudeShape.VelocityTracking.curve(points: [(velocity: 64, gain: 0.8), (velocity: 100, gain: 0.5)])
         #expect(curve.count == 128 && curve[0] == 0 && curve[127] == 1)
-        #expect(abs(curve[32] - 0.4) < 1e-6 && curve[64] == 0.8 && abs(curve[82] - 0.65) < 1e-6 && curve[100] == 0.5)
-        #expect(abs(curve[127 - 9] - (0.5 + 0.5 * 18 / 27)) < 1e-6)
+        let expected: [(index: Int, gain: Float)] = [(32, 0.4), (64, 0.8), (82, 0.65), (100, 0.5), (118, 0.5 + 0.5 * 18 / 27)]
+        for (index, gain) in expected {
+            #expect(abs(curve[index] - gain) < 1e-6, "velocity \(index): \(curve[index])")
+        }
     }
 }

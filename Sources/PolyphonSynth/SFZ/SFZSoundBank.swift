@@ -111,22 +111,23 @@ public struct SFZSoundBank: Sendable {
                 resolved.loop = SFZRange(0, frameCount - 1)
                 playback = resolved
             }
-            // A stereo file's sides are placed by their StereoShape, from the region's pan.
+            // A stereo file's sides play hard left and right in SF2 terms (its SF2 twin), and
+            // are placed by their StereoShape in the voice.
             let sides: [StereoShape.Side?] = channelSamples.count == 2 ? [.left, .right] : [nil]
+            let pans: [Float] = channelSamples.count == 2 ? [-500, 500] : [region.amplitude.pan.value * 5]
             let amplitude = SFZZoneMapping.amplitudeShape(region, stream: UInt32(truncatingIfNeeded: regionIndex))
             let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
                 + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
                 + SFZZoneMapping.controllerModulators(region)
             let shaping = SFZZoneMapping.shaping(region)
-            for (sampleID, side) in zip(channelSamples, sides) {
+            for (index, sampleID) in channelSamples.enumerated() {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
                                                                   defaultKeyswitch: instrument.defaultKeyswitch)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
-                                                                        frameCount: frameCount,
-                                                                        pan: region.amplitude.pan.value * 5),
+                                                                        frameCount: frameCount, pan: pans[index]),
                                   modulators: modulators, playCondition: condition,
-                                  shaping: SFZZoneMapping.shaping(shaping, amplitude: amplitude, region, side: side)))
+                                  shaping: SFZZoneMapping.shaping(shaping, amplitude: amplitude, region, side: sides[index])))
             }
             notes.recordPlayed(region)
         }

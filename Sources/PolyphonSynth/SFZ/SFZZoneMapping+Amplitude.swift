@@ -92,8 +92,8 @@ extension SFZZoneMapping {
         curve == .gain ? .gain : .power
     }
 
-    /// The `side` of a stereo region's file: its `width` and `position` (and their controllers)
-    /// as fractions.
+    /// The `side` of a stereo region's file: its `pan`, `width` and `position` (and the latter
+    /// two's controllers) as fractions.
     static func stereoShape(_ region: SFZRegion, side: StereoShape.Side) -> StereoShape {
         func depths(_ inputs: [SFZControllerInput]) -> [AmplitudeShape.ControllerDepth] {
             inputs.compactMap { input in
@@ -102,7 +102,8 @@ extension SFZZoneMapping {
             }
         }
         let amplitude = region.amplitude
-        return StereoShape(side: side, width: amplitude.width.value / 100, position: amplitude.position.value / 100,
+        return StereoShape(side: side, pan: amplitude.pan.value / 100, width: amplitude.width.value / 100,
+                           position: amplitude.position.value / 100,
                            widthControllers: depths(amplitude.width.controllers),
                            positionControllers: depths(amplitude.position.controllers))
     }

@@ -36,8 +36,8 @@ struct SFZZoneMapping {
 
     /// Generators of the zone playing `region` from sample header `sampleID` (which spans the
     /// whole decoded channel of `frameCount` frames, its loop the whole sample), panned to
-    /// `pan` ‰ (−500 … 500; the region's pan, which a stereo file's sides take through their
-    /// `StereoShape`).
+    /// `pan` ‰ (−500 … 500; a stereo file's sides hard left and right, placed in the voice by
+    /// their `StereoShape`).
     static func generators(_ region: SFZRegion, playback: SFZResolvedPlayback, sampleID: Int, frameCount: Int,
                            pan: Float) -> [Generator] {
         var generators: [Generator] = [

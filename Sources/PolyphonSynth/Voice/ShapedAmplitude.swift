@@ -63,15 +63,16 @@ struct ShapedAmplitude {
         controllerGain = max(gain, 0)
     }
 
-    /// A stereo side's gains into the left and right outputs at `pan` (the zone's pan generator
-    /// with its modulators, ‰), nil for a mono zone: sfizz's pan, width and position stages.
-    func stereoGains(pan: Float, _ channel: Channel) -> (left: Float, right: Float)? {
+    /// A stereo side's gains into the left and right outputs, `panModulation` (‰) moving its
+    /// pan, nil for a mono zone: sfizz's pan, width and position stages.
+    func stereoGains(panModulation: Float, _ channel: Channel) -> (left: Float, right: Float)? {
         guard let stereo else { return nil }
         var width = stereo.width, position = stereo.position
+        let pan = stereo.pan + panModulation / 500
         for input in stereo.widthControllers { width += input.depth * Self.value(channel, input.controller) }
         for input in stereo.positionControllers { position += input.depth * Self.value(channel, input.controller) }
         // Each stage: a fraction −1…1 read as p = (x + 1)/2, gains cos(p·π/2) and cos((1 − p)·π/2).
-        let panned = Self.stage(pan / 500), widened = Self.stage(width), placed = Self.stage(position)
+        let panned = Self.stage(pan), widened = Self.stage(width), placed = Self.stage(position)
         // Width mixes the sides: left' = l·cos((1 − w)π/2) + r·cos(wπ/2), right' = l·cos(wπ/2) + r·cos((1 − w)π/2).
         let (own, across) = (widened.right, widened.left)
         let side = stereo.side == .left ? panned.left : panned.right

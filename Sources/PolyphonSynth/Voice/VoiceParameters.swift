@@ -168,7 +168,8 @@ extension Voice {
             || sound.modLfoToFilter != 0 || sound.modEnvToFilter != 0)
         if sound.filterActive && !wasActive { filter.reset() }
 
-        let pan = shapedAmplitude.stereoGains(pan: total(.pan), ch) ?? Units.panGains(total(.pan))
+        let pan = shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)], ch)
+            ?? Units.panGains(total(.pan))
         sound.panLeft = pan.left
         sound.panRight = pan.right
         sound.reverbSend = total(.reverbEffectsSend) / 1000
