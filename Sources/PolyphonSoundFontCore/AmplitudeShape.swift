@@ -67,30 +67,6 @@ public struct AmplitudeShape: Hashable, Sendable {
             let fall = abs(t) * (1 - g)
             return t < 0 ? fall : 1 - fall
         }
-
-        /// The 128-point curve of `amp_velcurve_N` points (velocity, gain): sfizz's
-        /// `buildFromVelcurvePoints` — 0 at velocity 0 and 1 at 127 unless given, linear between.
-        public static func curve(points: [(velocity: UInt8, gain: Float)]) -> [Float] {
-            var values = [Float](repeating: 0, count: 128)
-            var isSet = [Bool](repeating: false, count: 128)
-            values[127] = 1
-            isSet[0] = true
-            isSet[127] = true
-            for point in points where point.velocity < 128 {
-                values[Int(point.velocity)] = point.gain
-                isSet[Int(point.velocity)] = true
-            }
-            var left = 0
-            for right in 1..<128 where isSet[right] {
-                let length = right - left
-                if length > 1 {
-                    let step = (values[right] - values[left]) / Float(length)
-                    for i in 1..<length { values[left + i] = values[left] + step * Float(i) }
-                }
-                left = right
-            }
-            return values
-        }
     }
 
     /// A fade in or out over a range of the key (key numbers), the velocity or a controller

@@ -13,14 +13,16 @@ extension SFZZoneMapping {
         var shape = AmplitudeShape()
         shape.gain = max(gainDecibels(amplitude), 0)
         if replacesVelocityCurve(amplitude) {
-            let points = amplitude.velocityCurve.map { (velocity: $0.velocity, gain: $0.gain) }
+            // sfizz's `buildFromVelcurvePoints`: 0 at velocity 0 and 1 at 127 unless given, linear between.
+            let points = Dictionary(amplitude.velocityCurve.map { (Int($0.velocity), $0.gain) },
+                                    uniquingKeysWith: { _, last in last })
             let controllers = amplitude.velocityTracking.controllers.compactMap { input in
                 isPlayedController(input) ? AmplitudeShape.ControllerDepth(controller: UInt8(input.controller),
                                                                            depth: input.depth / 100) : nil
             }
             shape.velocity = AmplitudeShape.VelocityTracking(
                 tracking: amplitude.velocityTracking.value / 100,
-                curve: points.isEmpty ? [] : AmplitudeShape.VelocityTracking.curve(points: points),
+                curve: points.isEmpty ? [] : SFZCurve(points: points).values,
                 controllers: controllers)
         }
         shape.keytrack = amplitude.keytrack

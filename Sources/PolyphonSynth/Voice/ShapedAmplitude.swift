@@ -49,7 +49,8 @@ struct ShapedAmplitude {
             noteCentibels = 1440
             return
         }
-        noteCentibels = -10 * decibels - 200 * Float(Math.log10(Double(linear)))
+        // At most 144 dB louder: an absurd key tracking or gain stays finite.
+        noteCentibels = max(-10 * decibels - 200 * Float(Math.log10(Double(linear))), -1440)
     }
 
     /// The controllers' part after a controller moved on `channel`.
@@ -60,7 +61,8 @@ struct ShapedAmplitude {
         for crossfade in shape.controllerCrossfades {
             gain *= crossfade.fade.gain(at: Self.value(channel, crossfade.controller))
         }
-        controllerGain = max(gain, 0)
+        // Depths of up to 10000 % multiply: bounded at +80 dB so the output stays finite.
+        controllerGain = min(max(gain, 0), 10_000)
     }
 
     /// A stereo side's gains into the left and right outputs, `panModulation` (‰) moving its
