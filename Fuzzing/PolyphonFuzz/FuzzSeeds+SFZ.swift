@@ -36,7 +36,15 @@ extension FuzzSeeds {
             "lokey=1 hikey=2\n<region>\n<region> sample=*bogus\n<region> sample=a.wav end=0",
             "\u{FEFF}<control> default_path=../../../\n<region> sample=a.wav\n#pragma\n#include nope",
         ]
-        var out = [("full.sfz", Array(full.utf8))]
+        // Permissive opcodes keep any finite value: every time, depth and frequency at its extremes.
+        let absurd = """
+            <region> sample=*sine key=60 pitchlfo_freq=1e30 pitchlfo_depth=-1e30 pitchlfo_delay=1e30 pitchlfo_fade=1e-40
+            <region> sample=a.wav key=61 amplfo_freq=-1e30 amplfo_depth=1e30 amplfo_delay=1e30 fillfo_delay=1e30 cutoff=1e30
+            <region> sample=a.wav key=62 pitcheg_depth=1e30 pitcheg_delay=1e30 fileg_attack=1e30 fileg_depth=-1e30 resonance=1e30
+            <region> sample=a.wav key=63 fil_type=hpf_6p cutoff=-1e30 fil_keytrack=1e30 fil_keycenter=1e30 fil_veltrack=-1e30
+            <region> sample=a.wav key=64 ampeg_attack=1e30 ampeg_release=1e30 rt_decay=1e30 trigger=release delay=1e30 offset=1e30
+            """
+        var out = [("full.sfz", Array(full.utf8)), ("absurd.sfz", Array(absurd.utf8))]
         for (index, text) in broken.enumerated() { out.append(("broken-\(index).sfz", Array(text.utf8))) }
         // Latin-1 bytes in a sample name.
         out.append(("latin1.sfz", Array("<region> sample=Fl".utf8) + [0xFB] + Array("te.wav key=60".utf8)))

@@ -163,4 +163,29 @@ import Testing
             #expect(abs(gain(at: start + 0.1875) + 6) < 0.15, "trough: \(gain(at: start + 0.1875)) dB")
         }
     }
+    /// Time, depth and frequency opcodes are "permissive" as in sfizz: any finite value is kept.
+    /// A voice given absurd ones must still start, sound finite and stop — the fuzzer found
+    /// `pitchlfo_delay=1e30` trapping when its frame count was made an integer.
+    @Test func absurdModulationValuesPlayWithoutTrapping() throws {
+        let absurd = ["1e30", "-1e30", "1e-40", "0"]
+        let families = [
+            "pitchlfo_freq=5 pitchlfo_depth=X pitchlfo_delay=X pitchlfo_fade=X",
+            "amplfo_freq=X amplfo_depth=X amplfo_delay=X amplfo_fade=X",
+            "fillfo_freq=X fillfo_depth=X fillfo_delay=X cutoff=X",
+            "pitcheg_depth=X pitcheg_delay=X pitcheg_attack=X pitcheg_hold=X pitcheg_decay=X pitcheg_release=X",
+            "fileg_depth=X fileg_attack=X fileg_sustain=X fileg_release=X cutoff=500 resonance=X",
+            "fil_type=hpf_2p cutoff=X fil_keytrack=X fil_keycenter=X fil_veltrack=X",
+        ]
+        var text = "<group> sample=tone.wav\n"
+        for (f, family) in families.enumerated() {
+            for (v, value) in absurd.enumerated() {
+                text += "<region> key=\(40 + f * absurd.count + v) \(family.replacingOccurrences(of: "X", with: value))\n"
+            }
+        }
+        let bank = try SFZPlayingTests.bank(text, files: ["tone.wav": SFZPlayingTests.sine(1000, seconds: 0.2)])
+        for key in 40..<(40 + families.count * absurd.count) {
+            let out = try SFZPlayingTests.play(bank, key: UInt8(key), seconds: 0.1, held: 0.05)
+            #expect(out.left.allSatisfy(\.isFinite) && out.right.allSatisfy(\.isFinite), "key \(key)")
+        }
+    }
 }

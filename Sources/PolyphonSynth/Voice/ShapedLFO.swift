@@ -20,7 +20,9 @@ struct ShapedLFO {
         wave = shape.wave
         step = Double(max(shape.frequency, 0)) / rate
         depth = shape.depth
-        delayFrames = shape.delay > 0 ? Int((Double(shape.delay) * rate).rounded(.up)) : 0
+        // An SFZ may give any finite delay (`pitchlfo_delay=1e30`); beyond Int32.max frames (over
+        // 13 hours) the LFO never starts anyway, and the conversion to Int must not trap.
+        delayFrames = shape.delay > 0 ? Int(min(Double(shape.delay) * rate, Double(Int32.max)).rounded(.up)) : 0
         fade = shape.fade > 0 ? 0 : 1
         fadeStep = shape.fade > 0 ? 1 / (Double(shape.fade) * rate) : 0
     }
