@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SFZ's amplitude family rendered by Polyphon and by sfizz_render, compared note by note in dB:
 amp_veltrack, amp_velcurve_N, amp_keytrack, gain above 0 dB, key, velocity and controller
-crossfades (xfin_*/xfout_*, xf_*curve), amplitude_onccN, amp_random, and a stereo sample's pan,
+crossfades (xfin_*/xfout_*, xf_*curve), amplitude_onccN (and _curveccN), amp_random, and a stereo sample's pan,
 width and position (and their _onccN forms).
 
     Benchmarks/sfz-amplitude-vs-sfizz.py SFIZZ_RENDER [POLYPHON] [WORKDIR]
@@ -70,6 +70,7 @@ REGIONS = [
     ((55, 55), MONO, 'amplitude_oncc3=100'),
     ((56, 56), MONO, 'amp_random=6'),
     ((57, 57), MONO, 'volume_oncc4=-12'),
+    ((58, 58), MONO, 'amplitude_oncc9=100 amplitude_curvecc9=6'),
     ((60, 60), STEREO, ''),
     ((61, 61), STEREO, 'width=0'),
     ((62, 62), STEREO, 'width=50 position=-40'),
@@ -106,6 +107,7 @@ NOTES = [
     (54, 127, {2: 40}, {2: 90}, 'xfout_locc2=20 hicc2=100 (gain), CC2 40 → 90'),
     (55, 127, {3: 64}, {3: 127}, 'amplitude_oncc3=100, CC3 64 → 127'),
     (57, 127, {4: 0}, {4: 64}, 'volume_oncc4=-12, CC4 0 → 64'),
+    (58, 127, {9: 64}, {9: 100}, 'amplitude_oncc9=100 amplitude_curvecc9=6, CC9 64 → 100'),
     (60, 127, {}, {}, 'stereo plain'),
     (61, 127, {}, {}, 'stereo width=0'),
     (62, 127, {}, {}, 'stereo width=50 position=-40'),

@@ -26,7 +26,8 @@ public struct AmplitudeShape: Hashable, Sendable {
     public var noteCrossfades: [Crossfade] = []
     /// Fades over controllers (`xfin_loccN` … `xfout_hiccN`), following them while the note sounds.
     public var controllerCrossfades: [ControllerCrossfade] = []
-    /// Controllers multiplying the gain by depth × value/127 (`amplitude_onccN`; several multiply).
+    /// Controllers multiplying the gain by depth × their curve's value (`amplitude_onccN` with
+    /// `amplitude_curveccN`; several multiply).
     public var controllerGains: [ControllerDepth] = []
 
     /// A shape that changes nothing.
@@ -43,7 +44,7 @@ public struct AmplitudeShape: Hashable, Sendable {
         public var tracking: Float
         /// The curve's gain at each velocity 0…127, or empty for sfizz's default (v/127)².
         public var curve: [Float]
-        /// Controllers adding depth × value/127 to ``tracking`` at note-on.
+        /// Controllers adding depth × their curve's value to ``tracking`` at note-on.
         public var controllers: [ControllerDepth]
 
         /// Tracking `tracking` (a fraction) through `curve` (128 gains, or empty).
@@ -142,17 +143,29 @@ public struct AmplitudeShape: Hashable, Sendable {
         }
     }
 
-    /// A controller (0–127) and what it contributes at full value.
+    /// A controller (0–127), the curve its value passes through and what it contributes at the
+    /// curve's 1.
     public struct ControllerDepth: Hashable, Sendable {
         /// The MIDI controller.
         public var controller: UInt8
-        /// What it contributes at value 127 (scaled by value/127).
+        /// What it contributes at the curve's 1.
         public var depth: Float
+        /// The curve's value at each controller value 0–127 (`*_curveccN`), or empty for
+        /// value/127.
+        public var curve: [Float]
 
-        /// `controller` at `depth`.
-        public init(controller: UInt8, depth: Float) {
+        /// `controller` at `depth` through `curve` (128 values, or empty for value/127).
+        public init(controller: UInt8, depth: Float, curve: [Float] = []) {
             self.controller = controller
             self.depth = depth
+            self.curve = curve
+        }
+
+        /// What the controller contributes at `value` (0–127).
+        @inlinable
+        public func contribution(at value: UInt8) -> Float {
+            let v = Int(value & 127)
+            return depth * (curve.count == 128 ? curve[v] : Float(v) / 127)
         }
     }
 }

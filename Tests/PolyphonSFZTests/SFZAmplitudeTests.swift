@@ -108,6 +108,10 @@ import Testing
             ("xfout_locc2=20 xfout_hicc2=100 xf_cccurve=gain", 60, 127, [(2, 40)], db(0.75)),
             ("amplitude_oncc3=100", 60, 127, [(3, 64)], db(64.0 / 127)),
             ("amplitude_oncc3=50 amplitude_oncc4=100", 60, 127, [(3, 127), (4, 127)], db(0.5)),
+            // Through sfizz's curves: 4 is x², 6 is √(1 − x); a <curve> joins its points linearly.
+            ("amplitude_oncc3=100 amplitude_curvecc3=4", 60, 127, [(3, 64)], 2 * db(64.0 / 127)),
+            ("amplitude_oncc3=100 amplitude_curvecc3=6", 60, 127, [(3, 64)], db((1 - 64.0 / 127).squareRoot())),
+            ("amplitude_oncc3=100 amplitude_curvecc3=9 <curve> curve_index=9 v064=0.25", 60, 127, [(3, 64)], db(0.25)),
         ]
         for c in cases {
             let bank = try SFZPlayingTests.bank("<region> sample=s.wav lokey=0 hikey=127 \(c.opcodes)", files: Self.files)

@@ -74,8 +74,8 @@ struct SFZNotPlayedTally {
         let shaped = amplitude.amplitude.controllers + amplitude.velocityTracking.controllers
             + amplitude.width.controllers + amplitude.position.controllers
         if shaped.contains(where: { !SFZZoneMapping.isPlayedController($0) }) {
-            note("amplitude_onccN, amp_veltrack_onccN, width_onccN, position_onccN with a curve, a step or a"
-                 + " source other than CC 0–127 (the input is left out)", region)
+            note("amplitude_onccN, amp_veltrack_onccN, width_onccN, position_onccN with a step or a source"
+                 + " other than CC 0–127 (the input is left out)", region)
         }
         if shaped.contains(where: { SFZZoneMapping.isPlayedController($0) && $0.smoothing > 0 }) {
             note("*_smoothccN (the value follows the controller at once)", region)

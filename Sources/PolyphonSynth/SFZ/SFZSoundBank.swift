@@ -115,7 +115,8 @@ public struct SFZSoundBank: Sendable {
             // are placed by their StereoShape in the voice.
             let sides: [StereoShape.Side?] = channelSamples.count == 2 ? [.left, .right] : [nil]
             let pans: [Float] = channelSamples.count == 2 ? [-500, 500] : [region.amplitude.pan.value * 5]
-            let amplitude = SFZZoneMapping.amplitudeShape(region, stream: UInt32(truncatingIfNeeded: regionIndex))
+            let amplitude = SFZZoneMapping.amplitudeShape(region, stream: UInt32(truncatingIfNeeded: regionIndex),
+                                                          curves: instrument.curves)
             let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
                 + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
                 + SFZZoneMapping.controllerModulators(region)
@@ -127,7 +128,8 @@ public struct SFZSoundBank: Sendable {
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pans[index]),
                                   modulators: modulators, playCondition: condition,
-                                  shaping: SFZZoneMapping.shaping(shaping, amplitude: amplitude, region, side: sides[index])))
+                                  shaping: SFZZoneMapping.shaping(shaping, amplitude: amplitude, region, side: sides[index],
+                                                                  curves: instrument.curves)))
             }
             notes.recordPlayed(region)
         }

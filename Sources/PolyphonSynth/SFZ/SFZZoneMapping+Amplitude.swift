@@ -7,8 +7,9 @@ extension SFZZoneMapping {
     /// curve replacing SF2's velocity modulator, which the zone then cancels), `amp_keytrack`,
     /// `amp_random`, the gain above 0 dB, the crossfades and `amplitude_onccN`; nil when the
     /// region has none of them. A positive `volume_onccN` also needs one, to reach above 0 dB.
-    /// `stream` numbers the region for `amp_random` (its two sides draw alike).
-    static func amplitudeShape(_ region: SFZRegion, stream: UInt32) -> AmplitudeShape? {
+    /// `stream` numbers the region for `amp_random` (its two sides draw alike); `curves` are the
+    /// instrument's, for `*_curveccN`.
+    static func amplitudeShape(_ region: SFZRegion, stream: UInt32, curves: SFZCurveSet) -> AmplitudeShape? {
         let amplitude = region.amplitude
         var shape = AmplitudeShape()
         shape.gain = max(gainDecibels(amplitude), 0)
@@ -16,10 +17,7 @@ extension SFZZoneMapping {
             // sfizz's `buildFromVelcurvePoints`: 0 at velocity 0 and 1 at 127 unless given, linear between.
             let points = Dictionary(amplitude.velocityCurve.map { (Int($0.velocity), $0.gain) },
                                     uniquingKeysWith: { _, last in last })
-            let controllers = amplitude.velocityTracking.controllers.compactMap { input in
-                isPlayedController(input) ? AmplitudeShape.ControllerDepth(controller: UInt8(input.controller),
-                                                                           depth: input.depth / 100) : nil
-            }
+            let controllers = depths(amplitude.velocityTracking.controllers, curves)
             shape.velocity = AmplitudeShape.VelocityTracking(
                 tracking: amplitude.velocityTracking.value / 100,
                 curve: points.isEmpty ? [] : SFZCurve(points: points).values,
@@ -31,10 +29,7 @@ extension SFZZoneMapping {
         shape.randomStream = stream
         shape.noteCrossfades = noteCrossfades(region.crossfade)
         shape.controllerCrossfades = controllerCrossfades(region.crossfade)
-        shape.controllerGains = amplitude.amplitude.controllers.compactMap { input in
-            isPlayedController(input) ? AmplitudeShape.ControllerDepth(controller: UInt8(input.controller),
-                                                                       depth: input.depth / 100) : nil
-        }
+        shape.controllerGains = depths(amplitude.amplitude.controllers, curves)
         let boosts = amplitude.volume.controllers.contains { isPlayed($0) && $0.depth > 0 }
         let unchanged = shape.gain == 0 && shape.velocity == nil && shape.keytrack == 0 && shape.random == 0
             && shape.noteCrossfades.isEmpty && !shape.followsControllers && !boosts
@@ -48,9 +43,20 @@ extension SFZZoneMapping {
             || amplitude.velocityTracking.controllers.contains(where: isPlayedController)
     }
 
-    /// A controller input the shaped amplitude follows: MIDI controllers 0–127, linear.
+    /// A controller input the shaped amplitude follows: MIDI controllers 0–127, through any
+    /// curve, without a quantising step.
     static func isPlayedController(_ input: SFZControllerInput) -> Bool {
-        (0..<128).contains(input.controller) && input.curve == 0 && input.step == 0
+        (0..<128).contains(input.controller) && input.step == 0
+    }
+
+    /// The inputs the shaped amplitude follows, their percent depths as fractions, each through
+    /// its curve (none for the linear curve 0).
+    static func depths(_ inputs: [SFZControllerInput], _ curves: SFZCurveSet) -> [AmplitudeShape.ControllerDepth] {
+        inputs.compactMap { input in
+            guard isPlayedController(input) else { return nil }
+            return AmplitudeShape.ControllerDepth(controller: UInt8(input.controller), depth: input.depth / 100,
+                                                  curve: input.curve == 0 ? [] : curves.curve(at: input.curve).values)
+        }
     }
 
     /// The key and velocity crossfades that change anything.
@@ -96,18 +102,12 @@ extension SFZZoneMapping {
 
     /// The `side` of a stereo region's file: its `pan`, `width` and `position` (and the latter
     /// two's controllers) as fractions.
-    static func stereoShape(_ region: SFZRegion, side: StereoShape.Side) -> StereoShape {
-        func depths(_ inputs: [SFZControllerInput]) -> [AmplitudeShape.ControllerDepth] {
-            inputs.compactMap { input in
-                isPlayedController(input) ? AmplitudeShape.ControllerDepth(controller: UInt8(input.controller),
-                                                                           depth: input.depth / 100) : nil
-            }
-        }
+    static func stereoShape(_ region: SFZRegion, side: StereoShape.Side, curves: SFZCurveSet) -> StereoShape {
         let amplitude = region.amplitude
         return StereoShape(side: side, pan: amplitude.pan.value / 100, width: amplitude.width.value / 100,
                            position: amplitude.position.value / 100,
-                           widthControllers: depths(amplitude.width.controllers),
-                           positionControllers: depths(amplitude.position.controllers))
+                           widthControllers: depths(amplitude.width.controllers, curves),
+                           positionControllers: depths(amplitude.position.controllers, curves))
     }
 
     /// SF2's default velocity → attenuation modulator, cancelled (an identical modulator of
@@ -153,10 +153,10 @@ extension SFZZoneMapping {
     /// The shaping of one zone of `region`: `base` (``shaping(_:)``) with the region's
     /// amplitude shape and, for a side of a stereo file, its ``StereoShape``.
     static func shaping(_ base: VoiceShaping?, amplitude: AmplitudeShape?, _ region: SFZRegion,
-                        side: StereoShape.Side?) -> VoiceShaping? {
+                        side: StereoShape.Side?, curves: SFZCurveSet) -> VoiceShaping? {
         var shaping = base ?? VoiceShaping()
         shaping.amplitude = amplitude
-        shaping.stereo = side.map { stereoShape(region, side: $0) }
+        shaping.stereo = side.map { stereoShape(region, side: $0, curves: curves) }
         return shaping.isEmpty ? nil : shaping
     }
 }

@@ -38,7 +38,7 @@ struct ShapedAmplitude {
         var linear: Float = 1
         if let tracking = shape.velocity {
             var offset: Float = 0
-            for input in tracking.controllers { offset += input.depth * Self.value(channel, input.controller) }
+            for input in tracking.controllers { offset += Self.contribution(channel, input) }
             linear *= tracking.gain(velocity: velocity, trackingOffset: offset)
         }
         for fade in shape.noteCrossfades {
@@ -57,7 +57,7 @@ struct ShapedAmplitude {
     mutating func update(_ channel: Channel) {
         guard let shape, shape.followsControllers else { return }
         var gain: Float = 1
-        for input in shape.controllerGains { gain *= input.depth * Self.value(channel, input.controller) }
+        for input in shape.controllerGains { gain *= Self.contribution(channel, input) }
         for crossfade in shape.controllerCrossfades {
             gain *= crossfade.fade.gain(at: Self.value(channel, crossfade.controller))
         }
@@ -71,8 +71,8 @@ struct ShapedAmplitude {
         guard let stereo else { return nil }
         var width = stereo.width, position = stereo.position
         let pan = stereo.pan + panModulation / 500
-        for input in stereo.widthControllers { width += input.depth * Self.value(channel, input.controller) }
-        for input in stereo.positionControllers { position += input.depth * Self.value(channel, input.controller) }
+        for input in stereo.widthControllers { width += Self.contribution(channel, input) }
+        for input in stereo.positionControllers { position += Self.contribution(channel, input) }
         // Each stage: a fraction −1…1 read as p = (x + 1)/2, gains cos(p·π/2) and cos((1 − p)·π/2).
         let panned = Self.stage(pan), widened = Self.stage(width), placed = Self.stage(position)
         // Width mixes the sides: left' = l·cos((1 − w)π/2) + r·cos(wπ/2), right' = l·cos(wπ/2) + r·cos((1 − w)π/2).
@@ -87,6 +87,11 @@ struct ShapedAmplitude {
     private static func stage(_ x: Float) -> (left: Float, right: Float) {
         let p = min(max((x + 1) / 2, 0), 1)
         return (Math.cos(p * (Float.pi / 2)), Math.cos((1 - p) * (Float.pi / 2)))
+    }
+
+    /// What `input` contributes at its controller's value on `channel`.
+    private static func contribution(_ channel: Channel, _ input: AmplitudeShape.ControllerDepth) -> Float {
+        input.contribution(at: channel.controllers[Int(input.controller & 127)])
     }
 
     /// A controller's value on `channel` as sfizz reads it, value/127.
