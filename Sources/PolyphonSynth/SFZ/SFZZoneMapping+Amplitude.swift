@@ -15,8 +15,8 @@ extension SFZZoneMapping {
         shape.gain = max(gainDecibels(amplitude), 0)
         if replacesVelocityCurve(amplitude) {
             // sfizz's `buildFromVelcurvePoints`: 0 at velocity 0 and 1 at 127 unless given, linear between.
-            let points = Dictionary(amplitude.velocityCurve.map { (Int($0.velocity), $0.gain) },
-                                    uniquingKeysWith: { _, last in last })
+            var points: [Int: Float] = [:]
+            for point in amplitude.velocityCurve { points[Int(point.velocity)] = point.gain }
             let controllers = depths(amplitude.velocityTracking.controllers, curves)
             shape.velocity = AmplitudeShape.VelocityTracking(
                 tracking: amplitude.velocityTracking.value / 100,
