@@ -16,6 +16,7 @@ import numpy as np
 # The WAV and measuring helpers of sfz-vs-sfizz.py, loaded without running its comparison.
 here = os.path.dirname(os.path.abspath(__file__))
 base = types.ModuleType('sfz_vs_sfizz')
+base.__file__ = os.path.join(here, 'sfz-vs-sfizz.py')
 source = open(os.path.join(here, 'sfz-vs-sfizz.py')).read().replace('\nmain()\n', '\n')
 exec(compile(source, 'sfz-vs-sfizz.py', 'exec'), base.__dict__)
 RATE, write_wav, read_wav, hertz, db, window = base.RATE, base.write_wav, base.read_wav, base.hertz, base.db, base.window

@@ -43,6 +43,7 @@ extension FuzzSeeds {
             <region> sample=a.wav key=62 pitcheg_depth=1e30 pitcheg_delay=1e30 fileg_attack=1e30 fileg_depth=-1e30 resonance=1e30
             <region> sample=a.wav key=63 fil_type=hpf_6p cutoff=-1e30 fil_keytrack=1e30 fil_keycenter=1e30 fil_veltrack=-1e30
             <region> sample=a.wav key=64 ampeg_attack=1e30 ampeg_release=1e30 rt_decay=1e30 trigger=release delay=1e30 offset=1e30
+            <region> sample=a.wav key=65 offset_oncc1=1e30 offset_random=4000000000 delay_oncc1=-1e30 delay_random=1e30 ampeg_start=1e30 ampeg_attack_oncc1=1e30 ampeg_sustain_oncc1=-1e30 ampeg_vel2release=1e30 polyphony=0 note_polyphony=1 sustain_lo=1e30
             """
         var out = [("full.sfz", Array(full.utf8)), ("absurd.sfz", Array(absurd.utf8))]
         for (index, text) in broken.enumerated() { out.append(("broken-\(index).sfz", Array(text.utf8))) }

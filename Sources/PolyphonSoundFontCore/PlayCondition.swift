@@ -86,6 +86,14 @@ public struct PlayCondition: Hashable, Sendable {
     /// How: in this many seconds of release (`off_mode=fast|time`), or nil for the zone's own
     /// release (`off_mode=normal`).
     public var offTime: Float? = 0.006
+    /// Which region of its instrument the zone plays (the two zones of a stereo file alike):
+    /// voices of one region count as one for ``polyphony`` and stop together.
+    public var region = 0
+    /// How many voices may sound at once (`polyphony`, `note_polyphony`).
+    public var polyphony = PolyphonyLimits()
+    /// The pedal that holds the zone's voices after note-off, and its release triggers until
+    /// it lifts (`sustain_cc`, `sustain_lo`, `sustain_sw`).
+    public var sustainPedal = SustainPedal()
 
     /// No condition beyond key and velocity.
     public init() {}

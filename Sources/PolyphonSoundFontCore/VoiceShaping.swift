@@ -4,6 +4,10 @@
 /// waves on the volume, pitch and cutoff, the level's tracking of velocity, key and controllers,
 /// and a stereo sample's placement. Never read from or written to an SF2 file.
 public struct VoiceShaping: Hashable, Sendable {
+    /// What the voice works out at its note-on from the velocity, the controllers and a random
+    /// draw (SFZ `ampeg_*` with their `vel2*` and `_onccN` forms, `delay`, `offset_random`), nil
+    /// for nothing. Not counted by ``isEmpty``, which speaks of the sound's shaping over time.
+    public var noteStart: NoteStartShape?
     /// The filter played in place of the SF2 low-pass, nil for the SF2 one.
     public var filter: FilterShape?
     /// An envelope adding its depth in cents to the pitch (SFZ `pitcheg_*`).

@@ -157,6 +157,27 @@ struct SFZInstrumentBuilder {
 
     // MARK: Regions
 
+    /// A `polyphony` in the header block at `level` (0 global, 1 master, 2 group) limits every
+    /// voice under the block, as sfizz keeps it — except on a `<group>` whose block (or
+    /// master's) sets `group=`: then it is that polyphony group's limit, which the region's own
+    /// `group` and `polyphony` carry.
+    private func noteHeaderLimit(_ level: Int, _ list: [ReadOpcode], in region: inout SFZRegion) {
+        func has(_ name: String, _ opcodes: [ReadOpcode]) -> Bool {
+            opcodes.contains { $0.name.canonical == name && $0.invalidIndex == nil }
+        }
+        guard has("polyphony", list), let limit = region.polyphony.limit,
+              let header = SFZHeaderLimit.Header(rawValue: level) else { return }
+        let index: Int?
+        switch header {
+        case .global: index = region.parents.global
+        case .master: index = region.parents.master
+        case .group:
+            if has("group", groupOpcodes) || has("group", masterOpcodes) { return }
+            index = region.parents.group
+        }
+        if let index { region.polyphony.headerLimits.append(SFZHeaderLimit(header: header, index: index, limit: limit)) }
+    }
+
     private mutating func buildRegion(at location: SFZLocation, own: [ReadOpcode]) {
         guard regions.count < limits.maximumRegionCount else {
             if !regionLimitWarned {
@@ -168,7 +189,7 @@ struct SFZInstrumentBuilder {
         var region = SFZRegion(location: location)
         region.parents = parents
         var refused: [Int] = []
-        for list in [globalOpcodes, masterOpcodes, groupOpcodes, own] {
+        for (level, list) in [globalOpcodes, masterOpcodes, groupOpcodes, own].enumerated() {
             for opcode in list {
                 switch opcode.effect {
                 case .apply(let change): change(&region)
@@ -176,6 +197,7 @@ struct SFZInstrumentBuilder {
                 case .unknown, .ignored: break
                 }
             }
+            if level < 3 { noteHeaderLimit(level, list, in: &region) }
         }
         guard refused.isEmpty else {
             for index in refused { invalidOpcodes[index].regionsSkipped += 1 }

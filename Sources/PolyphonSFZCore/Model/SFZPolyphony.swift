@@ -12,6 +12,10 @@ public struct SFZPolyphony: Hashable, Sendable {
     /// `polyphony`: the most voices this region (or, written on a group, the group) plays at
     /// once; nil for no limit (sfizz: 256).
     public var limit: Int?
+    /// `polyphony` written on the `<global>`, `<master>` or `<group>` (one without `group=`)
+    /// the region sits under: a limit on all the voices under that block together, as sfizz
+    /// keeps one per block. (The region's ``limit`` inherits the value too.)
+    public var headerLimits: [SFZHeaderLimit] = []
     /// `note_polyphony`: the most voices of this region one key plays at once.
     public var noteLimit: Int?
     /// `note_selfmask`: whether a softer new note may silence a louder one of the same key.
@@ -31,4 +35,24 @@ public enum SFZOffMode: String, Hashable, Sendable {
     case normal
     /// A release of `off_time` seconds.
     case time
+}
+
+/// A voice limit written on a header: `limit` voices under block `index` (by order of
+/// appearance among the instrument's blocks of its kind).
+public struct SFZHeaderLimit: Hashable, Sendable {
+    /// The kinds of block a limit may be written on.
+    public enum Header: Int, Hashable, Sendable {
+        case global, master, group
+    }
+
+    public var header: Header
+    public var index: Int
+    public var limit: Int
+
+    /// `limit` voices under block `index` of kind `header`.
+    public init(header: Header, index: Int, limit: Int) {
+        self.header = header
+        self.index = index
+        self.limit = limit
+    }
 }

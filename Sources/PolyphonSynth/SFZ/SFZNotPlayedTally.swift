@@ -23,6 +23,7 @@ struct SFZNotPlayedTally {
             note("regions started by controllers, start_loccN (left out)", region)
         }
         let selection = region.selection
+        let playback = region.playback
         if selection.tempo != SFZRange(0, 500) || selection.timer != SFZRange(0, .greatestFiniteMagnitude) {
             note("lobpm/hibpm and lotimer/hitimer (ignored)", region)
         }
@@ -30,9 +31,8 @@ struct SFZNotPlayedTally {
         if selection.controllers.contains(where: { !(0..<128).contains($0.controller) }) {
             note("conditions on extended controllers (≥ 128; ignored)", region)
         }
-        if region.trigger.kind == .release && (!region.trigger.followsSustain || region.trigger.sustainController != 64
-            || region.trigger.sustainThreshold != 1) {
-            note("sustain_sw, sustain_cc, sustain_lo (release triggers follow CC64 at 64)", region)
+        if !(0..<128).contains(region.trigger.sustainController) {
+            note("sustain_cc on an extended controller (≥ 128; the pedal is not followed)", region)
         }
         if let filter = region.filters.first {
             if SFZZoneMapping.shape(of: filter.type) == nil {
@@ -82,9 +82,11 @@ struct SFZNotPlayedTally {
         }
         if !amplitude.effectSends.isEmpty { note("effect sends", region) }
         let envelope = region.amplitudeEnvelope
-        if envelope.start != 0 || !envelope.velocityModifiers.isEmpty || !envelope.controllerModifiers.isEmpty
-            || envelope.isDynamic {
-            note("ampeg_start, ampeg_vel2*, ampeg_*_onccN, ampeg_dynamic", region)
+        if envelope.isDynamic { note("ampeg_dynamic (stage times are read at note-on)", region) }
+        let atNoteOn = envelope.controllerModifiers.map { $0.input } + playback.delay.controllers + playback.offsetControllers
+        if atNoteOn.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
+            note("ampeg_*_onccN, delay_onccN, offset_onccN with a curve or an extended controller (the input is left"
+                 + " out)", region)
         }
         let pitch = region.pitch
         if pitch.keytrack < 0 || pitch.keytrack > 1200 { note("pitch_keytrack outside 0…1200 (clamped)", region) }
@@ -92,15 +94,11 @@ struct SFZNotPlayedTally {
             || pitch.bendDown != -200 {
             note("pitch_veltrack, pitch_random, bend_up, bend_down", region)
         }
-        let playback = region.playback
-        if playback.delay != SFZModulatedValue(0) || playback.delayRandom != 0 { note("delay", region) }
-        if playback.offsetRandom != 0 || !playback.offsetControllers.isEmpty || !playback.endControllers.isEmpty
-            || !playback.loopStartControllers.isEmpty || !playback.loopEndControllers.isEmpty {
-            note("offset_random and controller-moved offset, end and loop", region)
+        if !playback.endControllers.isEmpty || !playback.loopStartControllers.isEmpty
+            || !playback.loopEndControllers.isEmpty {
+            note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
         }
         if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
-        let polyphony = region.polyphony
-        if polyphony.limit != nil || polyphony.noteLimit != nil { note("polyphony, note_polyphony", region) }
     }
 
     /// Notes the controller inputs of `region` the voice does not follow as sfizz does (a curve,

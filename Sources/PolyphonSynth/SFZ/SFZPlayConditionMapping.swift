@@ -4,12 +4,22 @@ import PolyphonSoundFontCore
 /// An SFZ region's play-time rules as the zone's ``PlayCondition``: what the synthesizer
 /// checks against the channel's state at note-on and note-off, in sfizz's terms.
 enum SFZPlayConditionMapping {
-    /// The condition of `region`'s zone, nil when it plays whenever its keys and velocities hold
-    /// the note. `counter` is the zone's own round-robin counter (each zone counts for itself,
-    /// as each sfizz region does; the two zones of a stereo file count alike).
-    static func condition(_ region: SFZRegion, counter: Int, defaultKeyswitch: UInt8?) -> PlayCondition? {
-        guard needsCondition(region) else { return nil }
+    /// The condition of `region`'s zone (every SFZ zone has one: its voices follow sfizz's
+    /// pedal and voice limits). `counter` is the zone's own round-robin counter (each zone
+    /// counts for itself, as each sfizz region does; the two zones of a stereo file count
+    /// alike), `regionIndex` tells its region from the instrument's others, `groupLimits` the
+    /// instrument's polyphony-group limits (``groupLimits(_:)``).
+    static func condition(_ region: SFZRegion, counter: Int, defaultKeyswitch: UInt8?, regionIndex: Int,
+                          groupLimits: [Int64: Int]) -> PlayCondition {
         var condition = PlayCondition()
+        condition.region = regionIndex
+        condition.polyphony = limits(region, groupLimits: groupLimits)
+        let trigger = region.trigger
+        // sfizz: the pedal is down from `sustain_lo` (1 of 127 by default) on.
+        let threshold = min(max(trigger.sustainThreshold.rounded(.up), 0), 127)
+        condition.sustainPedal = SustainPedal(controller: UInt8(clamping: trigger.sustainController),
+                                              threshold: UInt8(threshold), isFollowed: trigger.followsSustain
+                                                  && (0..<128).contains(trigger.sustainController))
         let selection = region.selection
         condition.trigger = switch region.trigger.kind {
         case .attack: .attack
@@ -59,15 +69,30 @@ enum SFZPlayConditionMapping {
         return condition
     }
 
-    /// Whether anything beyond keys and velocities decides when or how the region plays.
-    static func needsCondition(_ region: SFZRegion) -> Bool {
-        let selection = region.selection
-        return region.trigger.kind != .attack || selection.sequenceLength > 1 || selection.random != SFZRange(0, 1)
-            || selection.keyswitch.isUsed || !selection.controllers.isEmpty
-            || selection.pitchBend != SFZRange(-8192, 8192) || selection.channels != SFZRange(1, 16)
-            || selection.channelPressure != SFZRange(0, 127) || selection.keyPressure != SFZRange(0, 127)
-            || selection.programs != SFZRange(0, 127) || region.playback.loopMode == .oneShot
-            || region.polyphony.group != 0 || region.polyphony.offBy != nil
+    /// The region's voice limits: its own `polyphony`, its polyphony group's, `note_polyphony`
+    /// and the limits of the headers above it.
+    static func limits(_ region: SFZRegion, groupLimits: [Int64: Int]) -> PolyphonyLimits {
+        var limits = PolyphonyLimits()
+        let polyphony = region.polyphony
+        limits.region = polyphony.limit
+        limits.group = polyphony.group != 0 ? groupLimits[polyphony.group] : nil
+        limits.note = polyphony.noteLimit
+        limits.noteSelfMask = polyphony.noteSelfMask
+        limits.headers = polyphony.headerLimits.prefix(3).map { header in
+            // One id space for the three kinds of block.
+            PolyphonyLimits.HeaderLimit(header: header.index &* 4 &+ header.header.rawValue, limit: header.limit)
+        }
+        return limits
+    }
+
+    /// The limit of each polyphony group: `polyphony` on the last region of `group=N` that sets
+    /// one (sfizz sets the group's limit from each such region as it loads them).
+    static func groupLimits(_ regions: [SFZRegion]) -> [Int64: Int] {
+        var limits: [Int64: Int] = [:]
+        for region in regions where region.polyphony.group != 0 {
+            if let limit = region.polyphony.limit { limits[region.polyphony.group] = limit }
+        }
+        return limits
     }
 
     /// Whether the region can never play: a condition range written backwards.

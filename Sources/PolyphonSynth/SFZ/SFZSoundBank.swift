@@ -65,6 +65,7 @@ public struct SFZSoundBank: Sendable {
         let cancelledControllers = SFZZoneMapping.cancelledControllerDefaults(
             SFZZoneMapping.connectedControllers(instrument.regions))
 
+        let groupLimits = SFZPlayConditionMapping.groupLimits(instrument.regions)
         for (regionIndex, region) in instrument.regions.enumerated() {
             notes.record(region)
             guard region.selection.triggersOnKeys, !SFZPlayConditionMapping.isUnreachable(region) else { continue }
@@ -120,11 +121,12 @@ public struct SFZSoundBank: Sendable {
             let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
                 + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
                 + SFZZoneMapping.controllerModulators(region)
-            let shaping = SFZZoneMapping.shaping(region)
+            let shaping = SFZZoneMapping.shapingAndNoteStart(region)
             for (index, sampleID) in channelSamples.enumerated() {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
-                                                                  defaultKeyswitch: instrument.defaultKeyswitch)
+                                                                  defaultKeyswitch: instrument.defaultKeyswitch,
+                                                                  regionIndex: regionIndex, groupLimits: groupLimits)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
                                                                         frameCount: frameCount, pan: pans[index]),
                                   modulators: modulators, playCondition: condition,

@@ -157,6 +157,6 @@ extension SFZZoneMapping {
         var shaping = base ?? VoiceShaping()
         shaping.amplitude = amplitude
         shaping.stereo = side.map { stereoShape(region, side: $0, curves: curves) }
-        return shaping.isEmpty ? nil : shaping
+        return shaping.isEmpty && shaping.noteStart == nil ? nil : shaping
     }
 }

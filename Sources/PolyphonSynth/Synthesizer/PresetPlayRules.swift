@@ -61,9 +61,27 @@ final class PlayState {
     var previousKey = -1
     /// Round-robin counters, by ``PlayCondition/counter``.
     var counters: [Int]
-    /// Keys whose release regions wait for the sustain pedal to lift.
-    var pendingRelease = [Bool](repeating: false, count: 128)
-    var hasPendingRelease = false
+    /// Release regions waiting for their sustain pedal to lift: the zone (index in the
+    /// preset's regions), the key and the velocity it plays at, as sfizz keeps them (a full
+    /// list drops new ones, as sfizz's does).
+    var pendingReleases = [PendingRelease](repeating: PendingRelease(), count: PlayState.pendingCapacity)
+    var pendingCount = 0
+    static let pendingCapacity = 256
+    /// Voices an `off_by` cut while starting a zone, per key: each plays the key's release
+    /// regions, as a note-off would (sfizz).
+    var cutVoices = [UInt8](repeating: 0, count: 128)
+    var cutVelocity = [UInt8](repeating: 0, count: 128)
+    /// The last zone a note started and its random draws: the second zone of a stereo file
+    /// takes the first's (one sfizz voice).
+    var lastStart = (event: 0, region: -1, delayDraw: Float(0), offsetDraw: Float(0))
+    /// Counts note-ons, note-offs and pedal lifts, telling one start's zones from another's.
+    var event = 0
+
+    struct PendingRelease {
+        var zone: Int32 = 0
+        var key: UInt8 = 0
+        var velocity: UInt8 = 0
+    }
 
     init(counterCount: Int) {
         counters = [Int](repeating: 0, count: max(counterCount, 1))
@@ -75,9 +93,8 @@ final class PlayState {
         for key in 0..<128 {
             isHeld[key] = false
             isNoteDown[key] = false
-            pendingRelease[key] = false
         }
         notesDown = 0
-        hasPendingRelease = false
+        pendingCount = 0
     }
 }

@@ -404,9 +404,10 @@ public final class Synthesizer {
                 if let next = queue.nextFrame {
                     n = min(n, Int(max(1, next - framesRendered)))
                 }
-                // A release held back by the minimum note length begins on its own frame.
-                if voicePool.nextDeferredRelease != .max {
-                    n = min(n, Int(max(1, voicePool.nextDeferredRelease - framesRendered)))
+                // A release held back by the minimum note length begins, and a delayed voice
+                // starts, on its own frame.
+                if voicePool.nextScheduledFrame != .max {
+                    n = min(n, Int(max(1, voicePool.nextScheduledFrame - framesRendered)))
                 }
                 renderChunk(n)
                 deliver(done, n)
@@ -436,7 +437,7 @@ public final class Synthesizer {
         }
         queue.compactIfDrained()
         // After the frame's events, as FluidSynth checks held-back releases after its block's events.
-        if voicePool.nextDeferredRelease <= framesRendered { voicePool.beginDeferredReleases(context) }
+        if voicePool.nextScheduledFrame <= framesRendered { voicePool.beginDeferredReleases(context) }
     }
 
     private func dispatch(_ kind: ScheduledEvent.Kind) {
@@ -455,6 +456,7 @@ public final class Synthesizer {
                 ch.tuning = tunings.programCreating(Int(program), bank: Int(bank))
             }
             voicePool.apply(command, on: ch, context)
+            if !voicePool.playStates.isEmpty { voicePool.pedalMoved(ch, controller: Int(controller), context) }
             voicePool.channelChanged(ch, context)
         case .programChange(let c, let program):
             channel(c)?.programChange(program, presets: presets, bankSelectMode: bankSelectMode)

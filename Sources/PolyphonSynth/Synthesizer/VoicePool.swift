@@ -22,13 +22,15 @@ final class VoicePool {
     let playStates: [PlayState]
     /// The random number generator's state: seeded, so renders repeat exactly.
     var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
-    /// Notes begun (key presses and release triggers): the number a voice's random shaping
-    /// draws from (``ShapedAmplitude``), so a render repeats exactly.
+    /// Notes begun (key presses, key releases, pedal lifts starting release regions): with the
+    /// key, the number a voice's random shaping draws from (``ShapedAmplitude``), so a render
+    /// repeats exactly.
     var notesBegun: UInt64 = 0
     /// The frame being dispatched (set by the synthesizer before each frame's events).
     var now: Int64 = 0
-    /// The earliest frame a release held back by the minimum note length begins (`.max`: none).
-    private(set) var nextDeferredRelease: Int64 = .max
+    /// The earliest frame a release held back by the minimum note length begins, or a voice
+    /// waiting for its SFZ `delay` starts sounding (`.max`: none): a chunk ends there.
+    var nextScheduledFrame: Int64 = .max
 
     init(capacity: Int, stealing: VoiceStealing, sampleRate: Double, presets: PresetTable, samples: SampleTable,
          channelCount: Int = 16) {
@@ -99,10 +101,11 @@ final class VoicePool {
     }
 
     /// The releases and glide a note-on begins with: a new note on a key that is still sounding
-    /// releases the old one (FluidSynth), and in mono mode the new note replaces whatever the
-    /// channel was playing. Returns the key to glide from (−1: none).
-    func prepareNoteOn(_ ch: Channel, key: Int, _ context: RenderContext) -> Int {
-        releaseForNewNote(on: ch, key: key, context)
+    /// releases the old one (FluidSynth; not for SFZ instruments, `releasingStruckKey` false,
+    /// where sfizz lets them ring and `note_polyphony` limits them), and in mono mode the new
+    /// note replaces whatever the channel was playing. Returns the key to glide from (−1: none).
+    func prepareNoteOn(_ ch: Channel, key: Int, releasingStruckKey: Bool = true, _ context: RenderContext) -> Int {
+        if releasingStruckKey { releaseForNewNote(on: ch, key: key, context) }
         var glideFrom = ch.takePortamentoSource()
         if ch.isMono {
             releaseForNewNote(on: ch, key: nil, context)
@@ -122,7 +125,7 @@ final class VoicePool {
         limit = max(limit, slot + 1)
         voices[slot].start(region: region, sample: sample, loopPeak: loopPeak, channel: channel, key: key,
                            velocity: velocity, frame: now, serial: nextSerial, portamento: portamento,
-                           noteSeed: notesBegun, context: context)
+                           noteSeed: notesBegun << 7 | UInt64(key & 127), context: context)
         voices[slot].note.bus = bus
         return slot
     }
@@ -162,27 +165,29 @@ final class VoicePool {
     @inline(__always)
     func release(_ v: inout Voice, _ context: RenderContext) {
         v.release(now: now, context)
-        if v.note.deferredReleaseFrame != 0 { nextDeferredRelease = min(nextDeferredRelease, v.note.deferredReleaseFrame) }
+        if v.note.deferredReleaseFrame != 0 { nextScheduledFrame = min(nextScheduledFrame, v.note.deferredReleaseFrame) }
     }
 
     /// The key went up on `v`.
     @inline(__always)
     private func noteOff(_ v: inout Voice, _ channel: Channel, _ context: RenderContext) {
         v.noteOff(channel, now: now, context)
-        if v.note.deferredReleaseFrame != 0 { nextDeferredRelease = min(nextDeferredRelease, v.note.deferredReleaseFrame) }
+        if v.note.deferredReleaseFrame != 0 { nextScheduledFrame = min(nextScheduledFrame, v.note.deferredReleaseFrame) }
     }
 
-    /// Begins the releases held back until now. The pedals are not asked again: the note-off
-    /// was decided when it came (FluidSynth 2.6 releases the held-back voice unconditionally).
+    /// Begins the releases held back until now, and finds the next frame the pool acts on
+    /// (``nextScheduledFrame``). The pedals are not asked again: the note-off was decided when
+    /// it came (FluidSynth 2.6 releases the held-back voice unconditionally).
     func beginDeferredReleases(_ context: RenderContext) {
         var next = Int64.max
         forEachActive { v in
+            if v.note.startFrame > now { next = min(next, v.note.startFrame) }
             let due = v.note.deferredReleaseFrame
             guard due != 0 else { return }
             guard due <= now else { next = min(next, due); return }
             v.release(context)
         }
-        nextDeferredRelease = next
+        nextScheduledFrame = next
     }
 
     /// A key struck again, or a new note in mono mode: voices of `key` (every key when nil) on
@@ -234,11 +239,14 @@ final class VoicePool {
         case .releaseSustained:
             forEachActive(onChannel: channel.index) { v in
                 guard v.note.isSustained else { return }
+                // An SFZ zone's own pedal may still hold (a lower `sustain_lo`, another controller).
+                let pedal = v.note.sustainPedal
+                if pedal.holds(channel.controllers[Int(pedal.controller)]) { return }
                 v.note.isSustained = false
                 if !v.note.isSostenutoHeld { release(&v, context) }
             }
-            if !playStates.isEmpty && playStates[channel.index].hasPendingRelease {
-                startPendingReleases(channel, context)
+            if !playStates.isEmpty && playStates[channel.index].pendingCount > 0 {
+                startPendingReleases(channel, controller: 64, context)
             }
         case .holdWithSostenuto:
             forEachActive(onChannel: channel.index) { v in

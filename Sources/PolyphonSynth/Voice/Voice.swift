@@ -62,6 +62,19 @@ struct Voice {
         var offBy: Int?
         /// Seconds of the release an `off_by` cut gives (nil: the voice's own release).
         var offTime: Float?
+        /// Play-time rules: the region of its instrument the voice plays (voices of one region
+        /// count as one against its polyphony), and the headers whose voice limits count it
+        /// (−1: none).
+        var region = -1
+        var headers: SIMD3<Int32> = SIMD3(repeating: -1)
+        /// The preset the voice's region belongs to (−1: not tracked; SF2 voices).
+        var preset = -1
+        /// The second voice of a stereo file's two: counted and stopped with the first.
+        var isTwin = false
+        /// Stopped by a polyphony group or a voice limit: fading out, no longer counted.
+        var isStopped = false
+        /// The pedal that holds the voice after its note-off.
+        var sustainPedal = SustainPedal()
     }
 
     var isActive = false
@@ -157,7 +170,7 @@ struct Voice {
     mutating func noteOff(_ ch: Channel, now: Int64, _ context: RenderContext) {
         guard isActive, !note.isKeyReleased else { return }
         note.isKeyReleased = true
-        if ch.sustain { note.isSustained = true; return }
+        if note.sustainPedal.holds(ch.controllers[Int(note.sustainPedal.controller)]) { note.isSustained = true; return }
         if note.isSostenutoHeld { return }
         release(now: now, context)
     }
@@ -167,6 +180,8 @@ struct Voice {
     /// it then, ``VoicePool/beginDeferredReleases(_:)``).
     mutating func release(now: Int64, _ context: RenderContext) {
         guard isActive, !isReleased else { return }
+        // Released before it sounded (an SFZ `delay`): it never will, as in sfizz.
+        if note.startFrame > now { kill(); return }
         let due = note.startFrame + Int64(context.minimumNoteFrames)
         if now < due {
             note.isKeyReleased = true

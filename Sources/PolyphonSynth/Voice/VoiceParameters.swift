@@ -189,7 +189,9 @@ extension Voice {
         return Double(Units.timecentsToSeconds(tc))
     }
 
-    mutating func startEnvelopesAndLFOs(_ context: RenderContext) {
+    /// Starts both envelopes and both LFOs from the generators; the volume envelope's delay
+    /// and attack begin at `startLevel` (SFZ `ampeg_start`; 0 for SF2).
+    mutating func startEnvelopesAndLFOs(_ context: RenderContext, startLevel: Float = 0) {
         let rate = context.outputRate
         var volume = StageFrames(delay: seconds(.delayVolEnv, allowZero: true) * rate,
                                  attack: seconds(.attackVolEnv, allowZero: true) * rate,
@@ -209,7 +211,7 @@ extension Voice {
             vibLfoDelay = FluidSynthBlockTiming.lfoDelay(vibLfoDelay)
         }
         volumeEnvelope.start(delay: volume.delay, attack: volume.attack, hold: volume.hold, decay: volume.decay,
-                             sustainCentibels: total(.sustainVolEnv), release: volume.release)
+                             sustainCentibels: total(.sustainVolEnv), release: volume.release, startLevel: startLevel)
         modulationEnvelope.start(delay: modulation.delay, attack: modulation.attack, hold: modulation.hold,
                                  decay: modulation.decay, sustainPermille: total(.sustainModEnv),
                                  release: modulation.release)

@@ -158,7 +158,8 @@ final class VoiceRenderer {
         while next < voiceCount {
             var r = 0
             while next < voiceCount && r < roundCapacity {
-                if voices[next].isActive {
+                // A voice waiting for its SFZ `delay` has not started yet.
+                if voices[next].isActive && voices[next].note.startFrame <= clock {
                     voiceIndices[r] = next
                     r += 1
                 }

@@ -20,17 +20,22 @@ struct VolumeEnvelope {
     private var decayRate: Float = 0
     private var releaseRate: Float = 0
     private(set) var sustainLevel: Float = 1
+    /// The level the delay holds and the attack rises from (SFZ `ampeg_start`; 0 for SF2).
+    private var startLevel: Float = 0
 
-    /// Sets the stage times (in frames) and the sustain attenuation, then starts the delay stage.
+    /// Sets the stage times (in frames) and the sustain attenuation, then starts the delay
+    /// stage. A `startLevel` above 0 (sfizz's `ampeg_start`) is held through the delay, and the
+    /// attack rises from it at its usual slope, reaching full level sooner.
     mutating func start(delay: Double, attack: Double, hold: Double, decay: Double,
-                        sustainCentibels: Float, release: Double) {
+                        sustainCentibels: Float, release: Double, startLevel: Float = 0) {
+        self.startLevel = startLevel
         delayFrames = delay
         attackFrames = attack
         holdFrames = hold
         decayRate = decay > 0 ? Float(1 / decay) : 1
         releaseRate = release > 0 ? Float(1 / release) : 1
         sustainLevel = max(0, min(1, 1 - sustainCentibels / 960))
-        value = 0
+        value = startLevel
         stage = .delay
         remaining = delayFrames
         skipEmptyStages()
@@ -87,7 +92,7 @@ struct VolumeEnvelope {
                 if remaining > left { remaining -= left; return }
                 left -= remaining
                 stage = stage == .delay ? .attack : .decay
-                if stage == .attack { remaining = attackFrames; value = 0 } else { value = 1 }
+                if stage == .attack { remaining = attackFrames * Double(1 - startLevel); value = startLevel } else { value = 1 }
                 skipEmptyStages()
             case .attack:
                 let step = attackFrames > 0 ? Float(left / attackFrames) : 1
@@ -135,8 +140,8 @@ struct VolumeEnvelope {
             switch stage {
             case .delay where remaining <= 0:
                 stage = .attack
-                remaining = attackFrames
-                value = 0
+                remaining = attackFrames * Double(1 - startLevel)
+                value = startLevel
             case .attack where remaining <= 0:
                 stage = .hold
                 remaining = holdFrames
@@ -155,7 +160,8 @@ struct VolumeEnvelope {
     @inline(__always)
     func amplitude(extraCentibels: Float) -> Float {
         switch stage {
-        case .delay, .finished: return 0
+        case .finished: return 0
+        case .delay: return value > 0 ? value * Units.centibelsToAmplitude(extraCentibels) : 0
         case .attack: return value * Units.centibelsToAmplitude(extraCentibels)
         default: return Units.centibelsToAmplitude(extraCentibels + 960 * (1 - value))
         }

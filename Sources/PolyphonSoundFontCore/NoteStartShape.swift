@@ -1,0 +1,84 @@
+/// What a voice of a zone built in code works out once, at its note-on (SFZ instruments, as
+/// sfizz does): its amplitude envelope's stages moved by the velocity and by controllers, how
+/// long after the note it starts sounding, and how far into the sample it starts.
+public struct NoteStartShape: Hashable, Sendable {
+    /// sfizz's amplitude envelope in place of the zone's SF2 volume-envelope generators; nil
+    /// leaves those.
+    public var volumeEnvelope: VolumeEnvelopeShape?
+    /// Seconds between the note-on and the voice's first sound (SFZ `delay`, `delay_random`,
+    /// `delay_onccN`); nothing of the voice moves before (sample, envelopes, LFOs).
+    public var delay: NoteStartValue?
+    /// Sample frames added to where the voice starts (SFZ `offset_random`, `offset_onccN`;
+    /// the fixed `offset` stays in the zone's generators).
+    public var offset: NoteStartValue?
+
+    /// Nothing worked out at note-on.
+    public init(volumeEnvelope: VolumeEnvelopeShape? = nil, delay: NoteStartValue? = nil,
+                offset: NoteStartValue? = nil) {
+        self.volumeEnvelope = volumeEnvelope
+        self.delay = delay
+        self.offset = offset
+    }
+}
+
+/// A number settled at note-on: `base`, plus `byVelocity` scaled by velocity/127, plus a
+/// uniform random part in 0…`random`, plus each controller's value/127 times its depth (the
+/// value the controller has at the note-on, as sfizz reads it).
+public struct NoteStartValue: Hashable, Sendable {
+    /// A controller adding `depth` at its full value (127).
+    public struct ControllerTerm: Hashable, Sendable {
+        /// MIDI controller 0–127.
+        public var controller: UInt8
+        public var depth: Float
+
+        /// Controller `controller` adding up to `depth`.
+        public init(controller: UInt8, depth: Float) {
+            self.controller = controller
+            self.depth = depth
+        }
+    }
+
+    public var base: Float
+    /// Added at velocity 127.
+    public var byVelocity: Float
+    /// The most a random draw adds.
+    public var random: Float
+    public var controllers: [ControllerTerm]
+
+    /// A value of `base` moved by the given terms.
+    public init(_ base: Float, byVelocity: Float = 0, random: Float = 0, controllers: [ControllerTerm] = []) {
+        self.base = base
+        self.byVelocity = byVelocity
+        self.random = random
+        self.controllers = controllers
+    }
+
+    /// The value for a note at `velocity` (0–127), with `draw` in [0, 1) and `controller`
+    /// giving a controller's value (0–127).
+    @inlinable
+    public func value(velocity: Int, draw: Float, controller: (UInt8) -> UInt8) -> Float {
+        var total = base + byVelocity * Float(velocity) / 127 + random * draw
+        for term in controllers { total += term.depth * Float(controller(term.controller)) / 127 }
+        return total
+    }
+
+    /// Whether the value is the same for every note.
+    public var isConstant: Bool { byVelocity == 0 && random == 0 && controllers.isEmpty }
+}
+
+/// sfizz's amplitude envelope (SFZ `ampeg_*`): after `delay` at the `start` level, a linear
+/// attack from `start` to full that rises at 1/`attack` per second (so it takes
+/// (1 − start) × attack), a hold, then a decay towards `sustain` and (after note-off) a
+/// release that each fall by e⁻⁹ over their time. Times in seconds, levels 0…1.
+public struct VolumeEnvelopeShape: Hashable, Sendable {
+    public var delay = NoteStartValue(0)
+    public var start = NoteStartValue(0)
+    public var attack = NoteStartValue(0)
+    public var hold = NoteStartValue(0)
+    public var decay = NoteStartValue(0)
+    public var sustain = NoteStartValue(1)
+    public var release = NoteStartValue(0)
+
+    /// An envelope at full level from the note-on (set the stages to shape it).
+    public init() {}
+}

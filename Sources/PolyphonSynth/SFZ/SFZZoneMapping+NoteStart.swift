@@ -1,0 +1,71 @@
+import PolyphonSFZCore
+import PolyphonSoundFontCore
+
+extension SFZZoneMapping {
+    /// ``shaping(_:)`` with what the region's voices work out at note-on
+    /// (``noteStart(_:)``); nil when neither.
+    static func shapingAndNoteStart(_ region: SFZRegion) -> VoiceShaping? {
+        guard let noteStart = noteStart(region) else { return shaping(region) }
+        var shaping = shaping(region) ?? VoiceShaping()
+        shaping.noteStart = noteStart
+        return shaping
+    }
+
+    /// What the region's voices work out at note-on, as sfizz does: the amplitude envelope when
+    /// `ampeg_start`, a `ampeg_vel2*` or an `ampeg_*_onccN` moves it; `delay` with
+    /// `delay_random` and `delay_onccN`; `offset_random` and `offset_onccN`. Nil when none.
+    static func noteStart(_ region: SFZRegion) -> NoteStartShape? {
+        var shape = NoteStartShape()
+        let envelope = region.amplitudeEnvelope
+        if envelope.start != 0 || !envelope.velocityModifiers.isEmpty
+            || envelope.controllerModifiers.contains(where: { isPlayedAtNoteOn($0.input) }) {
+            shape.volumeEnvelope = volumeEnvelopeShape(envelope)
+        }
+        let playback = region.playback
+        let delayTerms = terms(playback.delay.controllers)
+        if playback.delay.value != 0 || playback.delayRandom > 0 || !delayTerms.isEmpty {
+            shape.delay = NoteStartValue(playback.delay.value, random: max(playback.delayRandom, 0),
+                                         controllers: delayTerms)
+        }
+        let offsetTerms = terms(playback.offsetControllers)
+        if playback.offsetRandom > 0 || !offsetTerms.isEmpty {
+            // A draw in [0, 1) times n + 1, truncated: sfizz's whole frames 0…n, equally likely.
+            shape.offset = NoteStartValue(0, random: Float(playback.offsetRandom) + 1, controllers: offsetTerms)
+        }
+        return shape == NoteStartShape() ? nil : shape
+    }
+
+    /// `ampeg_*` in the voice's terms: percents as 0…1, each stage with its velocity and
+    /// controller terms.
+    static func volumeEnvelopeShape(_ envelope: SFZEnvelope) -> VolumeEnvelopeShape {
+        var shape = VolumeEnvelopeShape()
+        func value(_ stage: SFZEnvelopeStage, _ base: Float, scale: Float = 1) -> NoteStartValue {
+            let inputs = envelope.controllerModifiers.filter { $0.stage == stage }.map { $0.input }
+            var value = NoteStartValue(base * scale, byVelocity: (envelope.velocityModifiers[stage] ?? 0) * scale,
+                                       controllers: terms(inputs))
+            for i in value.controllers.indices { value.controllers[i].depth *= scale }
+            return value
+        }
+        shape.delay = value(.delay, envelope.delay)
+        // sfizz's start has no velocity term.
+        shape.start = value(.start, envelope.start, scale: 0.01)
+        shape.start.byVelocity = 0
+        shape.attack = value(.attack, envelope.attack)
+        shape.hold = value(.hold, envelope.hold)
+        shape.decay = value(.decay, envelope.decay)
+        shape.sustain = value(.sustain, envelope.sustain, scale: 0.01)
+        shape.release = value(.release, envelope.release)
+        return shape
+    }
+
+    /// Whether the voice reads a controller input at note-on as sfizz does: a MIDI controller
+    /// (0–127) through the linear curve.
+    static func isPlayedAtNoteOn(_ input: SFZControllerInput) -> Bool {
+        (0..<128).contains(input.controller) && input.curve == 0
+    }
+
+    /// The inputs the voice reads at note-on, as terms of a ``NoteStartValue``.
+    static func terms(_ inputs: [SFZControllerInput]) -> [NoteStartValue.ControllerTerm] {
+        inputs.filter(isPlayedAtNoteOn).map { NoteStartValue.ControllerTerm(controller: UInt8($0.controller), depth: $0.depth) }
+    }
+}

@@ -1,0 +1,51 @@
+import PolyphonSoundFontCore
+
+/// The values a voice of an SFZ zone works out at its note-on (``NoteStartShape``): sfizz's
+/// amplitude envelope moved by the velocity and the controllers, the start moved into the
+/// sample, and the delay before it sounds. Written over the zone's generators once, so the
+/// voice then plays exactly as any other.
+extension Voice {
+    /// Applies `shape` to a voice just started on `ch`, with `draws` (two numbers in [0, 1):
+    /// the delay's and the offset's random parts). Returns the frames the voice waits before
+    /// sounding (0: at once).
+    mutating func applyNoteStart(_ shape: NoteStartShape, channel ch: Channel, draws: (delay: Float, offset: Float),
+                                 context: RenderContext) -> Int {
+        let velocity = note.velocity
+        func value(_ v: NoteStartValue, _ draw: Float = 0) -> Float {
+            v.value(velocity: velocity, draw: draw) { ch.controllers[Int($0)] }
+        }
+        if let offset = shape.offset {
+            // Whole frames, as sfizz's integer offsets; the oscillator clamps to the sample. An
+            // SFZ may give any finite depth: bounded so the frame count stays an integer.
+            let frames = Self.bounded(value(offset, draws.offset), 0...2_000_000_000).rounded(.towardZero)
+            generators[Int(GeneratorType.startAddrsOffset.rawValue)] += frames
+            setUpOscillator()
+        }
+        if let envelope = shape.volumeEnvelope {
+            func set(_ type: GeneratorType, _ timecents: Float) { generators[Int(type.rawValue)] = timecents }
+            let stretch = SFZZoneMapping.envelopeTimeStretch
+            set(.delayVolEnv, Self.timecents(value(envelope.delay), zero: -32768))
+            set(.attackVolEnv, Self.timecents(value(envelope.attack), zero: -32768))
+            set(.holdVolEnv, Self.timecents(value(envelope.hold), zero: -32768))
+            set(.decayVolEnv, Self.timecents(value(envelope.decay) * stretch, zero: -12000))
+            set(.releaseVolEnv, Self.timecents(value(envelope.release) * stretch, zero: -12000))
+            let sustain = Self.bounded(value(envelope.sustain), 0...1)
+            set(.sustainVolEnv, sustain > 0 ? min(-200 * Float(Math.log10(Double(sustain))), 1440) : 1440)
+            startEnvelopesAndLFOs(context, startLevel: Self.bounded(value(envelope.start), 0...1))
+        }
+        guard let delay = shape.delay else { return 0 }
+        // sfizz bounds the delay to 0…100 s.
+        let seconds = Self.bounded(value(delay, draws.delay), 0...100)
+        return Int(Double(seconds) * context.outputRate)
+    }
+
+    /// `x` within `range`; NaN (∞ − ∞ from absurd depths) as the lower end.
+    static func bounded(_ x: Float, _ range: ClosedRange<Float>) -> Float {
+        x.isNaN ? range.lowerBound : min(max(x, range.lowerBound), range.upperBound)
+    }
+
+    /// Seconds as timecents (exact, unrounded); 0 s or less as `zero`.
+    static func timecents(_ seconds: Float, zero: Float) -> Float {
+        seconds > 0 ? max(Float(1200 * Math.log2(Double(seconds))), -12000) : zero
+    }
+}
