@@ -1,7 +1,8 @@
 /// What a zone built in code plays beyond SoundFont 2 (SFZ instruments, with sfizz's designs):
 /// a filter of another shape in place of the SF2 low-pass, envelopes of sfizz's shape moving
-/// the pitch and the cutoff beside the SF2 modulation envelope, and LFOs of any of sfizz's
-/// waves on the volume, pitch and cutoff. Never read from or written to an SF2 file.
+/// the pitch and the cutoff beside the SF2 modulation envelope, LFOs of any of sfizz's
+/// waves on the volume, pitch and cutoff, the level's tracking of velocity, key and controllers,
+/// and a stereo sample's placement. Never read from or written to an SF2 file.
 public struct VoiceShaping: Hashable, Sendable {
     /// What the voice works out at its note-on from the velocity, the controllers and a random
     /// draw (SFZ `ampeg_*` with their `vel2*` and `_onccN` forms, `delay`, `offset_random`), nil
@@ -32,6 +33,10 @@ public struct VoiceShaping: Hashable, Sendable {
     /// Envelopes through points sent to any of the voice's targets, one of them perhaps its
     /// amplitude envelope (SFZ `egN_*`; at most ``FlexEnvelopeShape/voiceLimit``).
     public var flexEnvelopes: [FlexEnvelopeShape] = []
+    /// The level's tracking of velocity, key and controllers, crossfades, gain above 0 dB.
+    public var amplitude: AmplitudeShape?
+    /// Where one side of a stereo sample plays (`width`, `position`).
+    public var stereo: StereoShape?
 
     /// Shaping with the given parts.
     public init(filter: FilterShape? = nil, pitchEnvelope: ModulationEnvelopeShape? = nil,
@@ -49,7 +54,7 @@ public struct VoiceShaping: Hashable, Sendable {
     public var isEmpty: Bool {
         filter == nil && pitchEnvelope == nil && filterEnvelope == nil && volumeLFO == nil && pitchLFO == nil
             && filterLFO == nil && secondFilter == nil && equalizers.isEmpty
-            && routedLFOs.isEmpty && flexEnvelopes.isEmpty
+            && routedLFOs.isEmpty && flexEnvelopes.isEmpty && amplitude == nil && stereo == nil
     }
 }
 

@@ -63,17 +63,20 @@ struct SFZNotPlayedTally {
         where !envelope.controllerModifiers.isEmpty || !envelope.depth.controllers.isEmpty || envelope.isDynamic {
             note("pitcheg_*/fileg_* controller modifiers (*_onccN) and *_dynamic", region)
         }
-        if region.crossfade != SFZCrossfade() { note("crossfades (xfin_*, xfout_*)", region) }
-        let amplitude = region.amplitude
-        if amplitude.velocityTracking != SFZModulatedValue(100) || !amplitude.velocityCurve.isEmpty
-            || amplitude.keytrack != 0 || amplitude.random != 0 {
-            note("amp_veltrack, amp_velcurve_N, amp_keytrack, amp_random (velocity follows (v/127)²)", region)
+        let crossfade = region.crossfade
+        if (crossfade.controllersIn + crossfade.controllersOut).contains(where: { !(0..<128).contains($0.controller) }) {
+            note("xfin_loccN/xfout_loccN on extended controllers (≥ 128; ignored)", region)
         }
-        if !amplitude.amplitude.controllers.isEmpty { note("amplitude_onccN", region) }
+        let amplitude = region.amplitude
         noteControllers(amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers, region)
-        if SFZZoneMapping.gainDecibels(amplitude) > 0 { note("gain above 0 dB (played at 0 dB)", region) }
-        if amplitude.width != SFZModulatedValue(100) || amplitude.position != SFZModulatedValue(0) {
-            note("width and position", region)
+        let shaped = amplitude.amplitude.controllers + amplitude.velocityTracking.controllers
+            + amplitude.width.controllers + amplitude.position.controllers
+        if shaped.contains(where: { !SFZZoneMapping.isPlayedController($0) }) {
+            note("amplitude_onccN, amp_veltrack_onccN, width_onccN, position_onccN with a step or a source"
+                 + " other than CC 0–127 (the input is left out)", region)
+        }
+        if shaped.contains(where: { SFZZoneMapping.isPlayedController($0) && $0.smoothing > 0 }) {
+            note("*_smoothccN (the value follows the controller at once)", region)
         }
         if !amplitude.effectSends.isEmpty { note("effect sends", region) }
         let envelope = region.amplitudeEnvelope
@@ -146,10 +149,9 @@ struct SFZNotPlayedTally {
         }
     }
 
-    /// Counts a region the bank plays; a stereo file with `pan` notes that its pan is ignored.
-    mutating func recordPlayed(_ region: SFZRegion, channels: Int) {
+    /// Counts a region the bank plays.
+    mutating func recordPlayed(_ region: SFZRegion) {
         playedRegions += 1
-        if channels == 2 && region.amplitude.pan.value != 0 { note("pan of stereo samples", region) }
     }
 
     /// One warning per kind, in the order first met.

@@ -17,7 +17,10 @@ import PolyphonSoundFontCore
 /// note-off; and polyphony groups (`group`, `off_by`, `off_mode`, `off_time`). Beside it a
 /// `VoiceShaping` plays, with sfizz's designs, the filter (`fil_type` low-, high-, band-pass and
 /// band-reject of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack`), the
-/// `pitcheg_*` and `fileg_*` envelopes and the v1 LFOs `amplfo_*`, `pitchlfo_*`, `fillfo_*`;
+/// `pitcheg_*` and `fileg_*` envelopes and the v1 LFOs `amplfo_*`, `pitchlfo_*`, `fillfo_*`,
+/// and the level beyond SF2 (`amp_veltrack`, `amp_velcurve_N`, `amp_keytrack`, `amp_random`,
+/// gain above 0 dB, `xfin_*`/`xfout_*` crossfades, `amplitude_onccN`, a stereo file's `width`
+/// and `position`);
 /// `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and `resonance_onccN` become SF2
 /// modulators. What it cannot play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
 ///
@@ -59,6 +62,8 @@ public struct SFZSoundBank: Sendable {
         var cycles: [SFZCycleKey: Int] = [:]      // generated wave and keycenter → sample header
         var zones: [Zone] = []
         var pool = SFZSamplePool()
+        let cancelledControllers = SFZZoneMapping.cancelledControllerDefaults(
+            SFZZoneMapping.connectedControllers(instrument.regions))
 
         let groupLimits = SFZPlayConditionMapping.groupLimits(instrument.regions)
         for (regionIndex, region) in instrument.regions.enumerated() {
@@ -107,20 +112,28 @@ public struct SFZSoundBank: Sendable {
                 resolved.loop = SFZRange(0, frameCount - 1)
                 playback = resolved
             }
+            // A stereo file's sides play hard left and right in SF2 terms (its SF2 twin), and
+            // are placed by their StereoShape in the voice.
+            let sides: [StereoShape.Side?] = channelSamples.count == 2 ? [.left, .right] : [nil]
             let pans: [Float] = channelSamples.count == 2 ? [-500, 500] : [region.amplitude.pan.value * 5]
-            for (sampleID, pan) in zip(channelSamples, pans) {
+            let amplitude = SFZZoneMapping.amplitudeShape(region, stream: UInt32(truncatingIfNeeded: regionIndex),
+                                                          curves: instrument.curves)
+            let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
+                + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
+                + SFZZoneMapping.controllerModulators(region)
+            let shaping = SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves)
+            for (index, sampleID) in channelSamples.enumerated() {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,
                                                                   defaultKeyswitch: instrument.defaultKeyswitch,
                                                                   regionIndex: regionIndex, groupLimits: groupLimits)
                 zones.append(Zone(generators: SFZZoneMapping.generators(region, playback: playback, sampleID: sampleID,
-                                                                        frameCount: frameCount, pan: pan),
-                                  modulators: SFZZoneMapping.cancelledDefaults
-                                      + SFZZoneMapping.controllerModulators(region),
-                                  playCondition: condition,
-                                  shaping: SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves)))
+                                                                        frameCount: frameCount, pan: pans[index]),
+                                  modulators: modulators, playCondition: condition,
+                                  shaping: SFZZoneMapping.shaping(shaping, amplitude: amplitude, region, side: sides[index],
+                                                                  curves: instrument.curves)))
             }
-            notes.recordPlayed(region, channels: channelSamples.count)
+            notes.recordPlayed(region)
         }
 
         let instrumentIndex = builder.addInstrument(Self.name(of: instrument.path), zones: zones)

@@ -9,8 +9,9 @@ import PolyphonSoundFontCore
 ///   `scaleTuning × (key − overridingRootKey) + coarseTune × 100 + fineTune`;
 /// - level: `volume` (+ the `global_`/`master_`/`group_` volumes) and `amplitude` (and theirs)
 ///   as dB of attenuation; the engine scales the attenuation generator by FluidSynth's 0.4, so
-///   the generator holds cB ÷ 0.4. SF2's default velocity modulator gives 40·log10(v/127) dB,
-///   which is sfizz's default `amp_veltrack=100` curve (v/127)²;
+///   the generator holds cB ÷ 0.4 (a gain above 0 dB travels in the zone's `AmplitudeShape`).
+///   SF2's default velocity modulator gives 40·log10(v/127) dB, which is sfizz's default
+///   `amp_veltrack=100` curve (v/127)²; other velocity tracking cancels it for sfizz's curve;
 /// - envelope: seconds as timecents; sfizz's decay and release fall by exp(−9) (78.17 dB) per
 ///   stated time where SF2's fall 96 dB, so those two times are stretched by 96/78.17 and the
 ///   slopes agree; sustain % as cB of attenuation;
@@ -35,7 +36,8 @@ struct SFZZoneMapping {
 
     /// Generators of the zone playing `region` from sample header `sampleID` (which spans the
     /// whole decoded channel of `frameCount` frames, its loop the whole sample), panned to
-    /// `pan` ‰ (−500 … 500; a stereo file's sides are hard left and right).
+    /// `pan` ‰ (−500 … 500; a stereo file's sides hard left and right, placed in the voice by
+    /// their `StereoShape`).
     static func generators(_ region: SFZRegion, playback: SFZResolvedPlayback, sampleID: Int, frameCount: Int,
                            pan: Float) -> [Generator] {
         var generators: [Generator] = [

@@ -98,6 +98,7 @@ extension VoicePool {
         let regions = presets.regions[p]
         let value = ch.controllers[controller]
         state.event &+= 1
+        notesBegun &+= 1
         var i = 0
         while i < state.pendingCount {
             let entry = state.pendingReleases[i]
@@ -127,6 +128,7 @@ extension VoicePool {
                                      _ context: RenderContext) {
         let state = playStates[ch.index]
         let draw = nextRandom()
+        notesBegun &+= 1
         let k = UInt8(key), vel = UInt8(velocity)
         for (zone, region) in presets.regions[p].enumerated() where region.contains(key: k, velocity: vel) {
             guard let condition = region.playCondition, condition.isRelease else { continue }

@@ -22,6 +22,10 @@ final class VoicePool {
     let playStates: [PlayState]
     /// The random number generator's state: seeded, so renders repeat exactly.
     var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
+    /// Notes begun (key presses, key releases, pedal lifts starting release regions): with the
+    /// key, the number a voice's random shaping draws from (``ShapedAmplitude``), so a render
+    /// repeats exactly.
+    var notesBegun: UInt64 = 0
     /// The frame being dispatched (set by the synthesizer before each frame's events).
     var now: Int64 = 0
     /// The earliest frame a release held back by the minimum note length begins, or a voice
@@ -75,6 +79,7 @@ final class VoicePool {
     /// mixing into output `bus`.
     func noteOn(_ ch: Channel, key: Int, velocity: Int, bus: Int, _ context: RenderContext) {
         guard let p = ch.presetIndex else { return }
+        notesBegun &+= 1
         if let rules = presets.playRules[p] {
             conditionalNoteOn(ch, preset: p, rules: rules, key: key, velocity: velocity, bus: bus, context)
             return
@@ -120,7 +125,7 @@ final class VoicePool {
         limit = max(limit, slot + 1)
         voices[slot].start(region: region, sample: sample, loopPeak: loopPeak, channel: channel, key: key,
                            velocity: velocity, frame: now, serial: nextSerial, portamento: portamento,
-                           context: context)
+                           noteSeed: notesBegun << 7 | UInt64(key & 127), context: context)
         voices[slot].note.bus = bus
         return slot
     }

@@ -106,6 +106,8 @@ struct Voice {
     var shapedLFOs = ShapedLFOs()
     /// SFZ v2 LFOs and flex envelopes routed to the voice's targets (``RoutedModulation``).
     var routedModulation = RoutedModulation()
+    /// The level's tracking, crossfades and stereo placement of SFZ regions (``ShapedAmplitude``).
+    var shapedAmplitude = ShapedAmplitude()
     var ramp = GainRamp()
 
     /// The parameters the SF2 rules derive from generators, modulators and the channel.
@@ -122,10 +124,11 @@ struct Voice {
     // MARK: - Life cycle
 
     /// Starts the voice for a resolved region. `portamento` names the key to glide from
-    /// (−1: none) and the glide's time in seconds.
+    /// (−1: none) and the glide's time in seconds; `noteSeed` numbers the note for the random
+    /// draws of its shaping.
     mutating func start(region: Region, sample info: SampleInfo, loopPeak peak: Float, channel ch: Channel,
                         key k: Int, velocity vel: Int, frame: Int64, serial s: UInt64,
-                        portamento: (fromKey: Int, time: Float), context: RenderContext) {
+                        portamento: (fromKey: Int, time: Float), noteSeed: UInt64 = 0, context: RenderContext) {
         isActive = true
         note = Note(channel: ch.index, bus: note.bus, key: k, velocity: vel, startFrame: frame, serial: s)
         sample = info
@@ -143,6 +146,7 @@ struct Voice {
         shapedLFOs.start(region.shaping, rate: context.outputRate)
         routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
         sound.pansWithinChunk = routedModulation.movesPan
+        shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -155,6 +159,8 @@ struct Voice {
         ramp = GainRamp()
         filter.reset()
         control = ControlState()
+        // A note its shaping silences (outside a crossfade) ends before it plays.
+        control.endsAfterPeriod = !shapedAmplitude.isAudible
         steadiness = Steadiness()
         membership = SharedFilterMembership()
     }
@@ -501,8 +507,10 @@ struct Voice {
     }
 
     /// The gain the ramp reaches at the end of the period: the volume envelope a period ahead
-    /// times attenuation, soft pedal and LFO. Marks the voice to end after the period when the
-    /// envelope finishes there, or when past its attack neither end of the ramp can be heard.
+    /// times attenuation, soft pedal and LFO, and the shaped amplitude's controller gain. Marks
+    /// the voice to end after the period when the envelope finishes there, or when past its
+    /// attack neither end of the ramp can be heard (the controller gain aside: a controller
+    /// crossfade may bring a silenced voice back, as in sfizz).
     @inline(__always)
     private mutating func gainAtEndOfPeriod(continued: Bool, extraDecibels: Float, context: RenderContext) -> Float {
         let period = Voice.controlPeriod
@@ -555,6 +563,7 @@ struct Voice {
                 control.endsAfterPeriod = true
             }
         }
-        return target
+        // 1 for SF2 voices, which multiplying leaves exact.
+        return target * shapedAmplitude.controllerGain
     }
 }

@@ -137,8 +137,15 @@ extension Voice {
     /// how much the LFOs and modulation envelope move pitch, cutoff and volume.
     mutating func updateParameters(_ ch: Channel, _ context: RenderContext) {
         let att = Int(GeneratorType.initialAttenuation.rawValue)
-        // FluidSynth's EMU factor: only the generator part is scaled by 0.4.
-        sound.attenuation = min(max(0.4 * generators[att] + modulation[att], 0), 1440)
+        // FluidSynth's EMU factor: only the generator part is scaled by 0.4. A shaped amplitude
+        // (SFZ) may be louder than 0 dB, and adds the note's part.
+        if shapedAmplitude.isActive {
+            shapedAmplitude.update(ch)
+            sound.attenuation = min(max(0.4 * generators[att] + modulation[att], -1440), 1440)
+                + shapedAmplitude.noteCentibels
+        } else {
+            sound.attenuation = min(max(0.4 * generators[att] + modulation[att], 0), 1440)
+        }
         sound.softPedalCentibels = ch.soft ? 30 : 0
 
         let root = rootKey
@@ -165,7 +172,8 @@ extension Voice {
             || sound.modLfoToFilter != 0 || sound.modEnvToFilter != 0)
         if sound.filterActive && !wasActive { filter.reset() }
 
-        let pan = Units.panGains(total(.pan))
+        let pan = shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)], ch)
+            ?? Units.panGains(total(.pan))
         sound.panLeft = pan.left
         sound.panRight = pan.right
         sound.reverbSend = total(.reverbEffectsSend) / 1000
