@@ -33,7 +33,7 @@ swiftc -enable-experimental-feature Embedded -target wasm32-unknown-none-wasm -w
     -c WebAssembly/runtime.c -o "$out/runtime.o"
 exports=()
 for f in alloc free create create_merged send render active_voices set_channel_metering channel_levels reset destroy midi_read; do exports+=("--export=polyphon_$f"); done
-"$toolchain/wasm-ld" --no-entry --strip-all "${exports[@]}" \
+"$toolchain/wasm-ld" --no-entry --strip-all --stack-first -z stack-size=1048576 "${exports[@]}" \
     "$out"/core/*.o "$out/PolyphonWasm.o" "$out/runtime.o" \
     "$toolchain/../lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
     -o "$out/polyphon.wasm.partial"

@@ -127,6 +127,7 @@ extension Voice {
     }
 
     /// Generator plus modulation, clamped to the generator's range.
+    @inline(__always)
     func total(_ t: GeneratorType) -> Float {
         let i = Int(t.rawValue)
         let r = t.range
@@ -181,6 +182,7 @@ extension Voice {
     }
 
     /// A time generator in seconds, with its key scaling (timecents per key from 60).
+    @inline(__always)
     func seconds(_ t: GeneratorType, keyScale: GeneratorType? = nil, allowZero: Bool = false) -> Double {
         let i = Int(t.rawValue)
         var tc = generators[i] + modulation[i]
@@ -228,6 +230,7 @@ extension Voice {
     }
 
     /// FluidSynth never lets a volume release be shorter than −7200 tc (≈16 ms), to avoid clicks.
+    @inline(__always)
     func releaseSeconds(volume: Bool) -> Double {
         let t: GeneratorType = volume ? .releaseVolEnv : .releaseModEnv
         let i = Int(t.rawValue)
