@@ -77,7 +77,9 @@ func streamStereo(
         let (growth, seconds) = try streamStereo(
             writer, totalFrames: totalFrames, block: sine(frequency: 440, amplitude: 0.3, sampleRate: 44_100, frameCount: 4096))
         #expect(writer.framesWritten == Int64(totalFrames))
-        #expect(growth < 40 << 20, "resident memory grew by \(growth) bytes")
+        // A writer that kept the input would grow by its 85 MB; the process-wide figure also holds
+        // what the suites running beside this one allocate meanwhile (50 MB seen in a full run).
+        #expect(growth < 64 << 20, "resident memory grew by \(growth) bytes")
         print("FLAC: \(totalFrames) stereo frames in \(seconds) s; resident growth \(growth / 1024) KiB")
     }
 }
