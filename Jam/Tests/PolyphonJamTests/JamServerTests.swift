@@ -369,10 +369,10 @@ import PolyphonTestSupport
         try """
             <global> sample=*sine ampeg_release=0.05
             <group> seq_length=2
-            <region> pitch_keycenter=69 seq_position=1
-            <region> pitch_keycenter=62 seq_position=2
+            <region> seq_position=1
+            <region> seq_position=2 transpose=7
             <group> trigger=release ampeg_sustain=0 ampeg_decay=0.3
-            <region> pitch_keycenter=57
+            <region> transpose=12
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let entries = try BankCatalog.discover(paths: [path], locator: SoundBankLocator(environment: [:], homeDirectory: directory.path,
                                                                                          systemRoot: directory.path))
