@@ -124,6 +124,28 @@ enum FuzzSeeds {
         rich.addPreset("Kit", bank: 128, program: 0, globalZone: Zone(generators: [Generator(.coarseTune, 2)]),
                        zones: [Zone(generators: [range(.keyRange, 35, 81), Generator(.instrument, Int16(stereo))])])
         out.append(("rich-24bit-stereo.sf2", rich.build().serialized()))
+
+        // Play conditions in the private zext list: round robin, a release zone, keyswitches.
+        var rules = SoundFont.Builder(name: "Rules")
+        let r = rules.addSample(sine, name: "sine", sampleRate: 22_050, originalPitch: 60, loop: 32..<224)
+        var first = PlayCondition(), second = PlayCondition(), release = PlayCondition()
+        first.sequenceLength = 2
+        first.controllers = [.init(controller: 1, lower: 0, upper: 100)]
+        second.sequenceLength = 2
+        second.sequencePosition = 2
+        second.counter = 1
+        second.lastKeyswitch = 36...37
+        second.defaultKeyswitch = 36
+        second.polyphony.headers = [.init(header: 1, limit: 4)]
+        release.trigger = .release
+        release.releaseDecay = 6
+        release.counter = 2
+        release.offBy = 3
+        let ruled = rules.addInstrument("Rules", zones: [first, second, release].map {
+            Zone(generators: [Generator(.sampleModes, 1), Generator(.sampleID, Int16(r))], playCondition: $0)
+        })
+        rules.addPreset("Rules", program: 0, zones: [Zone(generators: [Generator(.instrument, Int16(ruled))])])
+        out.append(("play-conditions.sf2", rules.build().serialized()))
         if let sf3 = sf3Seed(sine) { out.append(("vorbis.sf3", sf3)) }
         return out
     }

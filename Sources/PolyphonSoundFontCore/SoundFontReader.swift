@@ -109,11 +109,14 @@ struct SoundFontReader {
         let sampleData = sampleData(
             smpl, sm24, isSF3: info.versionMajor >= 3,
             hasPCMSamples: samples.contains { !$0.sampleType.isCompressed && !$0.sampleType.isROM })
-        let instruments = try readHeaders(
+        let instrumentHeaders = try readHeaders(
             tables["inst"]!, recordSize: 22, terminalName: "EOI", bags: tables["ibag"]!,
             generators: tables["igen"]!, modulators: tables["imod"]!, terminal: .sampleID,
-            targetCount: samples.count, targetName: "sample"
-        ).map { Instrument(name: $0.name, globalZone: $0.global, zones: $0.zones) }
+            targetCount: samples.count, targetName: "sample")
+        var instruments = instrumentHeaders.map { Instrument(name: $0.name, globalZone: $0.global, zones: $0.zones) }
+        if let rules = lists[ZoneRulesChunk.listType] {
+            try readZoneRules(rules, into: &instruments, zoneBags: instrumentHeaders.map { $0.zoneBags })
+        }
         let presetHeaders = try readHeaders(
             tables["phdr"]!, recordSize: 38, terminalName: "EOP", bags: tables["pbag"]!,
             generators: tables["pgen"]!, modulators: tables["pmod"]!, terminal: .instrument,
@@ -326,6 +329,8 @@ struct SoundFontReader {
         var name: String
         var global: Zone?
         var zones: [Zone]
+        /// The bag index of each of ``zones``.
+        var zoneBags: [Int] = []
     }
 
     /// Reads a header table (`phdr`/`inst`) and the bag, generator and modulator tables below it.
@@ -436,6 +441,7 @@ struct SoundFontReader {
                 }
                 if hasTerminal {
                     entry.zones.append(zone)
+                    entry.zoneBags.append(b)
                 } else if b == bagStarts[i] {
                     entry.global = zone  // SF2 2.04 §7.3: a first zone without the terminal generator
                 } else if !zone.generators.isEmpty || !zone.modulators.isEmpty {

@@ -9,6 +9,10 @@ extension SoundFont {
     ///   zone's terminal generator (which would make it a local zone) is left out;
     /// - names are cut to the 20 bytes a record holds (INFO strings are not limited).
     ///
+    /// Instrument zones' play conditions (SFZ regions' round robin, keyswitches, release
+    /// triggers …) follow `pdta` in a private `LIST` of type `zext` that other SF2 readers skip;
+    /// banks without any have no such list. A zone's ``Zone/shaping`` is not written.
+    ///
     /// SF3 banks (ifil 3.x) are written with their Ogg Vorbis streams as they are. The format
     /// limits each zone table (bags, generators, modulators) to 65,535 entries; larger banks
     /// cannot be represented as SF2.
@@ -109,6 +113,15 @@ extension SoundFont {
         out.bytes.append(contentsOf: repeatElement(0, count: 26))
         out.end(shdr)
         out.end(pdta)
+
+        if let conditions = ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag) {
+            let rules = out.begin("LIST")
+            out.fourCC(ZoneRulesChunk.listType)
+            let izpc = out.begin(ZoneRulesChunk.playConditions)
+            out.bytes += conditions
+            out.end(izpc)
+            out.end(rules)
+        }
 
         out.end(riff)
         return out.bytes

@@ -7,7 +7,8 @@ public struct Zone: Hashable, Sendable {
     public var generators: [Generator]
     /// Modulators in file order.
     public var modulators: [Modulator]
-    /// Play-time rules of an SFZ region (nil for SF2 and DLS zones, which files cannot carry).
+    /// Play-time rules of an SFZ region (nil for SF2 and DLS zones). An instrument zone's are
+    /// written to and read from SF2 in a private list other readers skip (``SoundFont/serialized()``).
     public var playCondition: PlayCondition?
     /// What an instrument zone built in code plays beyond SF2 (SFZ instruments), nil for
     /// nothing.

@@ -210,7 +210,9 @@ actor BankCatalog {
             .sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
     }
 
-    /// One preset as a small SF2 bank of its own (``SoundFont/subset(presetIndexes:)``).
+    /// One preset as a small SF2 bank of its own (``SoundFont/subset(presetIndexes:)``); an SFZ
+    /// instrument's play conditions travel with it (``SoundFont/serialized()``'s `zext` list),
+    /// so the page's engine plays its release samples, round robin and keyswitches.
     func subset(_ id: String, bank number: Int, program: Int) throws(Failure) -> Data {
         let key = "\(id)/\(number)/\(program)"
         if let cached = subsets[key] {
@@ -224,7 +226,7 @@ actor BankCatalog {
         }
         let data: Data
         do {
-            data = Data(try bank.keepingZonesStartedAtNoteOn().subset(presetIndexes: [index]).serialized())
+            data = Data(try bank.subset(presetIndexes: [index]).serialized())
         } catch {
             throw Failure(notFound: false, description: "preset \(number):\(program): \(error)")
         }

@@ -11,8 +11,8 @@ import PolyphonWebKit
 /// --soundfont GM.sf2` — an SFZ piano laid out as free libraries are (``SFZPianoLibrary``)
 /// stacked over a General MIDI bank — played in real headless Chromium by
 /// `jam-sfz-in-chromium.py`: the stack is the page's bank, the piano's velocity layers sound
-/// (told by their pitch), the sustain pedal holds a note, and a program the piano lacks comes
-/// from the bank below. Required under `CI=true`.
+/// (told by their pitch), the sustain pedal holds a note and its lifting starts the note's
+/// release sample, and a program the piano lacks comes from the bank below. Required under `CI=true`.
 extension JamBrowserTests {
     static let sfzScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("jam-sfz-in-chromium.py").path
@@ -49,6 +49,12 @@ extension JamBrowserTests {
             let soft = try heard("c4-soft.f32", 0.5, 0.75)
             let softExpected = SFZPianoLibrary.frequency(key: 60, detune: SFZPianoLibrary.softDetune)
             #expect(abs(Measure.cents(soft.hertz, softExpected)) < 2 && soft.level > -50, "soft C4 under the pedal: \(soft)")
+            // The pedal lifted at 0.8 s: C4's release sample (an octave up) sounds, as natively
+            // (measured 523.251 Hz at −53.8 dBFS RMS: velocity 40 and `rt_decay`); the page
+            // used to leave release regions out, and this window was silent.
+            let release = try heard("c4-soft.f32", 0.92, 1.15)
+            let releaseExpected = SFZPianoLibrary.frequency(key: 72, detune: 0)
+            #expect(abs(Measure.cents(release.hertz, releaseExpected)) < 2 && release.level > -70, "C4's release sample: \(release)")
             let loud = try heard("c5-loud.f32", 0.1, 0.5)
             let loudExpected = SFZPianoLibrary.frequency(key: 72, detune: SFZPianoLibrary.loudDetune)
             #expect(abs(Measure.cents(loud.hertz, loudExpected)) < 2 && loud.level > -50, "loud C5: \(loud)")

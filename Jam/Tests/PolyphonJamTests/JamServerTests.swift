@@ -359,6 +359,39 @@ import PolyphonTestSupport
         let f = Measure.frequency(out.left[out.frame(0.1)..<out.frame(0.3)], rate: out.rate)
         #expect(abs(Measure.cents(f, 440 * pow(2, 7.0 / 12))) < 1, "\(f) Hz")
     }
+
+    /// The preset the page is sent keeps the SFZ's play-time rules: on the SF2 subset, read as
+    /// the page's engine reads it, key 69 alternates between its two round-robin regions (A4,
+    /// then a fifth up) and its note-off starts the release region (an octave up).
+    @Test func sfzRoundRobinAndReleaseRegionsTravelToThePage() async throws {
+        let directory = try TemporaryDirectory(prefix: "polyphon-jam-sfz-rules")
+        let path = directory.path + "/Rules.sfz"
+        try """
+            <global> sample=*sine ampeg_release=0.05
+            <group> seq_length=2
+            <region> seq_position=1
+            <region> seq_position=2 transpose=7
+            <group> trigger=release ampeg_sustain=0 ampeg_decay=0.3
+            <region> transpose=12
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let entries = try BankCatalog.discover(paths: [path], locator: SoundBankLocator(environment: [:], homeDirectory: directory.path,
+                                                                                         systemRoot: directory.path))
+        let subset = try await BankCatalog(entries: entries).subset("rules", bank: 0, program: 0)
+        let bank = try SoundFont(bytes: [UInt8](subset), name: "subset.sf2")
+        #expect(bank.instruments.flatMap(\.zones).compactMap(\.playCondition).map(\.trigger) == [.attack, .attack, .release])
+        let synthesizer = try Synthesizer(soundBank: bank)
+        var heard: [Double] = []
+        for _ in 0..<2 {
+            synthesizer.startNote(69, withVelocity: 100, onChannel: 0)
+            let held = synthesizer.renderSeconds(0.25)
+            heard.append(Measure.frequency(held.left[held.frame(0.08)..<held.frame(0.25)], rate: held.rate))
+            synthesizer.stopNote(69, onChannel: 0)
+            let released = synthesizer.renderSeconds(0.15)
+            heard.append(Measure.frequency(released.left[released.frame(0.06)..<released.frame(0.15)], rate: released.rate))
+        }
+        let expected = [440, 880, 440 * pow(2, 7.0 / 12), 880]
+        for (f, e) in zip(heard, expected) { #expect(abs(Measure.cents(f, e)) < 2, "\(heard) Hz") }
+    }
 }
 
 /// `--soundfont Piano.sfz@0:0 --soundfont GM.sf2` in jam: the two offered first as one stack,

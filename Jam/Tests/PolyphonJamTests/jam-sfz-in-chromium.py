@@ -5,7 +5,8 @@
 
 Opens URL (a running `polyphon jam --soundfont Piano.sfz@0:0 --soundfont GM.sf2`, whose first
 bank is the stack), waits for jam.ready, then captures (left then right channel, 32-bit floats):
-C4 soft with the sustain pedal, held past its key's release (c4-soft.f32); C5 loud (c5-loud.f32);
+C4 soft with the sustain pedal, held past its key's release, the pedal lifted at 0.8 s so its
+release sample sounds (c4-soft.f32); C5 loud (c5-loud.f32);
 A4 on program 40, which the piano does not have (a4-program40.f32). result.json holds the
 sample rate and the bank the page chose. Exit 2 when Chromium or selenium is missing, 1 when
 the page fails.
@@ -27,7 +28,8 @@ try:
     capture("c4-soft.f32", run("""
         await jam.setInstrument(0); await sleep(200);
         jam.sustain(true); jam.noteOn(60, 40); await sleep(50); jam.noteOff(60);
-        const c = await jam.captureOutput(0.8); jam.sustain(false); await sleep(600);
+        setTimeout(() => jam.sustain(false), 800);
+        const c = await jam.captureOutput(1.2); await sleep(600);
         return captured(c);"""))
     capture("c5-loud.f32", run("""
         jam.noteOn(72, 110); const c = await jam.captureOutput(0.6); jam.noteOff(72); await sleep(600);
