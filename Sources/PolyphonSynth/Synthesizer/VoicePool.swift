@@ -88,15 +88,19 @@ final class VoicePool {
         let serialBase = nextSerial
         let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
         let regionKey = UInt8(ch.regionKey(forKey: key))
-        for region in presets.regions[p] where region.contains(key: regionKey, velocity: UInt8(velocity)) {
-            guard let sample = samples.playable(region.sampleIndex) else { continue }
-            // Exclusive class: cut other voices of the same class on this channel.
-            let exclusiveClass = Int(region.generators[.exclusiveClass])
-            if exclusiveClass != 0 {
-                cutExclusiveClass(exclusiveClass, on: ch.index, before: serialBase, context)
+        // The ranges are tested where the regions lie: a region (its generators, modulators and
+        // an SFZ shaping's room) is large, and a preset's regions are mostly not struck.
+        presets.regions[p].withUnsafeBufferPointer { regions in
+            for i in regions.indices where regions[i].contains(key: regionKey, velocity: UInt8(velocity)) {
+                guard let sample = samples.playable(regions[i].sampleIndex) else { continue }
+                // Exclusive class: cut other voices of the same class on this channel.
+                let exclusiveClass = Int(regions[i].generators[.exclusiveClass])
+                if exclusiveClass != 0 {
+                    cutExclusiveClass(exclusiveClass, on: ch.index, before: serialBase, context)
+                }
+                _ = start(region: regions[i], sample: sample, loopPeak: samples.loopPeak(regions[i].sampleIndex),
+                          channel: ch, key: key, velocity: velocity, portamento: portamento, bus: bus, context: context)
             }
-            _ = start(region: region, sample: sample, loopPeak: samples.loopPeak(region.sampleIndex),
-                      channel: ch, key: key, velocity: velocity, portamento: portamento, bus: bus, context: context)
         }
     }
 

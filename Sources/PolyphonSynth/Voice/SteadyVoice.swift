@@ -55,7 +55,7 @@ extension Voice {
             addSteadyFlushes(at: done + control.framesLeftInPeriod, count: skipped, events: &events, context: context)
             let produced = oscillator.render(kernel, sample: sample, tables: context.tables, scratch: scratch,
                                              out: out + done, count: n, ramp: &ramp)
-            if shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
+            if isShaped && shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
             ranOn(n, skipping: skipped)
             done += produced
             if produced < n { kill(); break }
@@ -99,12 +99,16 @@ extension Voice {
             && target * min(loopPeak, 1) >= Voice.noiseFloor
             && !sound.usesModulationLFO && sound.vibLfoToPitch == 0 && sound.portamentoStep == 0
             && (!sound.usesModulationEnvelope || modulationEnvelope.isSteady)
-            && (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
-            && (!shapedFilter.isActive || shapedFilter.isSteady)
-            && !routedModulation.isActive
+            && (!isShaped || shapingIsSteady)
             && (!sound.filterActive || filterHoldsStill(sharing: sharing, context: context))
         steadiness.judgedSharing = sharing
         steadiness.judgedMember = membership.inSharedFilter
+    }
+
+    /// The shaping's part of the verdict: its envelopes, filter and modulation would change nothing.
+    private var shapingIsSteady: Bool {
+        (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
+            && (!shapedFilter.isActive || shapedFilter.isSteady) && !routedModulation.isActive
     }
 
     /// Whether the last verdict of steadiness still holds: no event since, and judged with the

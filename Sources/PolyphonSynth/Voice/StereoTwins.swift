@@ -38,8 +38,8 @@ extension Voice {
             let produced = delta >= 0
                 ? a.pointee.renderOscillatorPair(&b.pointee, delta, n, outA + done, outB + done, context.tables, scratch)
                 : b.pointee.renderOscillatorPair(&a.pointee, -delta, n, outB + done, outA + done, context.tables, scratch)
-            if a.pointee.shapedFilter.isActive { a.pointee.shapedFilter.process(outA + done, count: produced) }
-            if b.pointee.shapedFilter.isActive { b.pointee.shapedFilter.process(outB + done, count: produced) }
+            if a.pointee.isShaped && a.pointee.shapedFilter.isActive { a.pointee.shapedFilter.process(outA + done, count: produced) }
+            if b.pointee.isShaped && b.pointee.shapedFilter.isActive { b.pointee.shapedFilter.process(outB + done, count: produced) }
             a.pointee.ranOn(n, skipping: skipped)
             b.pointee.ranOn(n, skipping: skipped)
             done += produced

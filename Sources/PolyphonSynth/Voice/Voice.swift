@@ -78,6 +78,9 @@ struct Voice {
     }
 
     var isActive = false
+    /// The voice plays an SFZ region's shaping (the state after ``membership``): checked before
+    /// any of it is read.
+    var isShaped = false
     var note = Note()
 
     // What to play: the region's generators and modulators, their modulation now, the sample.
@@ -97,17 +100,6 @@ struct Voice {
     var vibratoLFO = LFO()
     /// The voice's own filter (run in batches by ``FilterBatch``).
     var filter = LowPassFilter()
-    /// Filters of other shapes and equaliser bands in its place, run by the voice itself
-    /// (``ShapedFilterChain``).
-    var shapedFilter = ShapedFilterChain()
-    /// Envelopes of sfizz's shape on the pitch and that filter's cutoff (``ShapedEnvelopes``).
-    var shapedEnvelopes = ShapedEnvelopes()
-    /// LFOs of sfizz's on the volume, pitch and that filter's cutoff (``ShapedLFOs``).
-    var shapedLFOs = ShapedLFOs()
-    /// SFZ v2 LFOs and flex envelopes routed to the voice's targets (``RoutedModulation``).
-    var routedModulation = RoutedModulation()
-    /// The level's tracking, crossfades and stereo placement of SFZ regions (``ShapedAmplitude``).
-    var shapedAmplitude = ShapedAmplitude()
     var ramp = GainRamp()
 
     /// The parameters the SF2 rules derive from generators, modulators and the channel.
@@ -120,6 +112,21 @@ struct Voice {
     var steadiness = Steadiness()
     /// Shared-filter membership (``FilterRouter``).
     var membership = SharedFilterMembership()
+
+    // What an SFZ region's shaping (``VoiceShaping``) keeps while it plays: some 8 KB, last in
+    // the voice and read only when ``isShaped``, so a SoundFont voice's control points and
+    // oscillator runs touch none of its cache lines.
+    /// Filters of other shapes and equaliser bands in its place, run by the voice itself
+    /// (``ShapedFilterChain``).
+    var shapedFilter = ShapedFilterChain()
+    /// Envelopes of sfizz's shape on the pitch and that filter's cutoff (``ShapedEnvelopes``).
+    var shapedEnvelopes = ShapedEnvelopes()
+    /// LFOs of sfizz's on the volume, pitch and that filter's cutoff (``ShapedLFOs``).
+    var shapedLFOs = ShapedLFOs()
+    /// SFZ v2 LFOs and flex envelopes routed to the voice's targets (``RoutedModulation``).
+    var routedModulation = RoutedModulation()
+    /// The level's tracking, crossfades and stereo placement of SFZ regions (``ShapedAmplitude``).
+    var shapedAmplitude = ShapedAmplitude()
 
     // MARK: - Life cycle
 
@@ -141,12 +148,16 @@ struct Voice {
         modulators = region.modulators
         note.exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
-        shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
-        shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
-        shapedLFOs.start(region.shaping, rate: context.outputRate)
-        routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
-        sound.pansWithinChunk = routedModulation.movesPan
-        shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
+        // A SoundFont voice leaves the shaping state alone, unless a shaped voice left it set.
+        if region.shaping != nil || isShaped {
+            shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
+            shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
+            shapedLFOs.start(region.shaping, rate: context.outputRate)
+            routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
+            shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
+        }
+        isShaped = region.shaping != nil
+        sound.pansWithinChunk = isShaped && routedModulation.movesPan
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -160,7 +171,7 @@ struct Voice {
         filter.reset()
         control = ControlState()
         // A note its shaping silences (outside a crossfade) ends before it plays.
-        control.endsAfterPeriod = !shapedAmplitude.isAudible
+        control.endsAfterPeriod = isShaped && !shapedAmplitude.isAudible
         steadiness = Steadiness()
         membership = SharedFilterMembership()
     }
@@ -210,8 +221,10 @@ struct Voice {
         updateReleaseTimes(context)
         volumeEnvelope.release()
         modulationEnvelope.release()
-        if shapedEnvelopes.isActive { shapedEnvelopes.release() }
-        if routedModulation.isActive { releaseRoutedModulation() }
+        if isShaped {
+            if shapedEnvelopes.isActive { shapedEnvelopes.release() }
+            if routedModulation.isActive { releaseRoutedModulation() }
+        }
         if loopMode == 3 { oscillator.isLooping = false }
         restartControlPeriod()
     }
@@ -232,8 +245,10 @@ struct Voice {
         updateReleaseTimes(context)
         volumeEnvelope.release()
         modulationEnvelope.release()
-        if shapedEnvelopes.isActive { shapedEnvelopes.release() }
-        if routedModulation.isActive { routedModulation.release() }
+        if isShaped {
+            if shapedEnvelopes.isActive { shapedEnvelopes.release() }
+            if routedModulation.isActive { routedModulation.release() }
+        }
         restartControlPeriod()
     }
 
@@ -242,10 +257,12 @@ struct Voice {
         guard isActive else { return }
         updateModulation(ch, context)
         updateParameters(ch, context)
-        if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
-        if routedModulation.isActive {
-            routedModulation.channelChanged(ch)
-            if routedModulation.movesPan { applyRoutedPan() }
+        if isShaped {
+            if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
+            if routedModulation.isActive {
+                routedModulation.channelChanged(ch)
+                if routedModulation.movesPan { applyRoutedPan() }
+            }
         }
         restartControlPeriod()
     }
@@ -272,9 +289,7 @@ struct Voice {
             control.vibLfoPending += elapsed
             if sound.filterActive { control.filterHeldFrames += elapsed }
             sound.advancePortamento(elapsed)
-            if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
-            if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
-            if routedModulation.isActive { routedModulation.advance(elapsed) }
+            if isShaped { advanceShaping(elapsed) }
         }
         modulationEnvelope.advance(control.modEnvPending + elapsed)
         control.modEnvPending = 0
@@ -310,7 +325,7 @@ struct Voice {
             }
             let n = min(count - done, control.framesLeftInPeriod)
             let produced = renderOscillator(n, into: out + done, scratch: scratch, context: context)
-            if shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
+            if isShaped && shapedFilter.isActive { shapedFilter.process(out + done, count: produced) }
             done += produced
             if produced < n { kill(); break }
         }
@@ -346,12 +361,12 @@ struct Voice {
         control.framesLeftInPeriod = period
         let (modLfo, modEnv, vibLfo) = modulatorsNow()
         // sfizz-shaped envelopes and LFOs where the period ends, like the SF2 modulators.
-        let shaped = shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
-        let lfos = shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
-        let routed = routedModulation.isActive ? routedPoint(period) : RoutedModulation.Output()
+        let shaped = isShaped && shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
+        let lfos = isShaped && shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
+        let routed = isShaped && routedModulation.isActive ? routedPoint(period) : RoutedModulation.Output()
         let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo,
                                   extraCents: shaped.pitch + lfos.pitch + routed.pitch, wholeCents: context.wholeCentPitch)
-        if shapedFilter.isActive {
+        if isShaped && shapedFilter.isActive {
             aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff + routed.cutoff,
                             extraResonance: routed.resonance, context: context)
         }
@@ -405,10 +420,16 @@ struct Voice {
         control.modLfoPending += elapsed
         control.vibLfoPending += elapsed
         sound.advancePortamento(elapsed)
+        if isShaped { advanceShaping(elapsed) }
+        return continued
+    }
+
+    /// Advances the shaped envelopes, LFOs and routed modulation by `elapsed` frames.
+    @inline(__always)
+    private mutating func advanceShaping(_ elapsed: Int) {
         if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
         if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         if routedModulation.isActive { routedModulation.advance(elapsed) }
-        return continued
     }
 
     /// The modulation LFO, modulation envelope and vibrato LFO where the coming period ends —
@@ -564,6 +585,6 @@ struct Voice {
             }
         }
         // 1 for SF2 voices, which multiplying leaves exact.
-        return target * shapedAmplitude.controllerGain
+        return isShaped ? target * shapedAmplitude.controllerGain : target
     }
 }

@@ -140,7 +140,7 @@ extension Voice {
         let att = Int(GeneratorType.initialAttenuation.rawValue)
         // FluidSynth's EMU factor: only the generator part is scaled by 0.4. A shaped amplitude
         // (SFZ) may be louder than 0 dB, and adds the note's part.
-        if shapedAmplitude.isActive {
+        if isShaped && shapedAmplitude.isActive {
             shapedAmplitude.update(ch)
             sound.attenuation = min(max(0.4 * generators[att] + modulation[att], -1440), 1440)
                 + shapedAmplitude.noteCentibels
@@ -169,12 +169,13 @@ extension Voice {
         if ch.soft { sound.filterCutoffCents = max(1500, sound.filterCutoffCents - 600) }
         let wasActive = sound.filterActive
         // A shaped filter plays in place of the SF2 low-pass.
-        sound.filterActive = !shapedFilter.isActive && (sound.filterCutoffCents < 13500 || sound.filterQ > 0
+        sound.filterActive = !(isShaped && shapedFilter.isActive) && (sound.filterCutoffCents < 13500 || sound.filterQ > 0
             || sound.modLfoToFilter != 0 || sound.modEnvToFilter != 0)
         if sound.filterActive && !wasActive { filter.reset() }
 
-        let pan = shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)], ch)
-            ?? Units.panGains(total(.pan))
+        let shapedPan = isShaped
+            ? shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)], ch) : nil
+        let pan = shapedPan ?? Units.panGains(total(.pan))
         sound.panLeft = pan.left
         sound.panRight = pan.right
         sound.reverbSend = total(.reverbEffectsSend) / 1000
