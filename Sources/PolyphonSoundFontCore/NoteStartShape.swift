@@ -22,31 +22,18 @@ public struct NoteStartShape: Hashable, Sendable {
 }
 
 /// A number settled at note-on: `base`, plus `byVelocity` scaled by velocity/127, plus a
-/// uniform random part in 0…`random`, plus each controller's value/127 times its depth (the
-/// value the controller has at the note-on, as sfizz reads it).
+/// uniform random part in 0…`random`, plus what each MIDI controller (0–127) contributes
+/// through its curve at the value it has at the note-on, as sfizz reads it.
 public struct NoteStartValue: Hashable, Sendable {
-    /// A controller adding `depth` at its full value (127).
-    public struct ControllerTerm: Hashable, Sendable {
-        /// MIDI controller 0–127.
-        public var controller: UInt8
-        public var depth: Float
-
-        /// Controller `controller` adding up to `depth`.
-        public init(controller: UInt8, depth: Float) {
-            self.controller = controller
-            self.depth = depth
-        }
-    }
-
     public var base: Float
     /// Added at velocity 127.
     public var byVelocity: Float
     /// The most a random draw adds.
     public var random: Float
-    public var controllers: [ControllerTerm]
+    public var controllers: [ControllerDepth]
 
     /// A value of `base` moved by the given terms.
-    public init(_ base: Float, byVelocity: Float = 0, random: Float = 0, controllers: [ControllerTerm] = []) {
+    public init(_ base: Float, byVelocity: Float = 0, random: Float = 0, controllers: [ControllerDepth] = []) {
         self.base = base
         self.byVelocity = byVelocity
         self.random = random
@@ -56,9 +43,9 @@ public struct NoteStartValue: Hashable, Sendable {
     /// The value for a note at `velocity` (0–127), with `draw` in [0, 1) and `controller`
     /// giving a controller's value (0–127).
     @inlinable
-    public func value(velocity: Int, draw: Float, controller: (UInt8) -> UInt8) -> Float {
+    public func value(velocity: Int, draw: Float, controller: (Int) -> UInt8) -> Float {
         var total = base + byVelocity * Float(velocity) / 127 + random * draw
-        for term in controllers { total += term.depth * Float(controller(term.controller)) / 127 }
+        for term in controllers { total += term.contribution(at: controller(term.controller & 127)) }
         return total
     }
 

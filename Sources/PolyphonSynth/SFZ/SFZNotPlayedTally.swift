@@ -35,11 +35,12 @@ struct SFZNotPlayedTally {
         if !(0..<128).contains(region.trigger.sustainController) {
             note("sustain_cc on an extended controller (≥ 128; the pedal is not followed)", region)
         }
-        if region.filters.prefix(SFZZoneMapping.playedFilters).contains(where: { filter in
-            !filter.velocityTracking.controllers.isEmpty || filter.random != 0
-                || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0
-        }) {
-            note("fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft", region)
+        let played = region.filters.prefix(SFZZoneMapping.playedFilters)
+        if played.contains(where: { $0.cutoffByChannelPressure != 0 || $0.cutoffByKeyPressure != 0 }) {
+            note("cutoff_chanaft, cutoff_polyaft", region)
+        }
+        if played.contains(where: { !$0.velocityTracking.controllers.allSatisfy(SFZZoneMapping.isPlayedController) }) {
+            note("fil_veltrack_onccN with a step or a source other than CC 0–127 (the input is left out)", region)
         }
         if region.filters.count > SFZZoneMapping.playedFilters { note("filters after the second", region) }
         if region.equalizers.count > SFZZoneMapping.playedEqualizers { note("equaliser bands after the third", region) }

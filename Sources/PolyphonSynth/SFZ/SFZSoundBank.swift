@@ -121,7 +121,8 @@ public struct SFZSoundBank: Sendable {
             let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
                 + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
                 + SFZZoneMapping.controllerModulators(region)
-            let shaping = SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves)
+            let shaping = SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves,
+                                                             stream: UInt32(truncatingIfNeeded: regionIndex))
             for (index, sampleID) in channelSamples.enumerated() {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,

@@ -4,9 +4,10 @@ import PolyphonSoundFontCore
 extension SFZZoneMapping {
     /// ``shaping(_:curves:)`` with what the region's voices work out at note-on
     /// (``noteStart(_:)``); nil when neither.
-    static func shapingAndNoteStart(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet()) -> VoiceShaping? {
-        guard let noteStart = noteStart(region) else { return shaping(region, curves: curves) }
-        var shaping = shaping(region, curves: curves) ?? VoiceShaping()
+    static func shapingAndNoteStart(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet(),
+                                    stream: UInt32 = 0) -> VoiceShaping? {
+        guard let noteStart = noteStart(region) else { return shaping(region, curves: curves, stream: stream) }
+        var shaping = shaping(region, curves: curves, stream: stream) ?? VoiceShaping()
         shaping.noteStart = noteStart
         return shaping
     }
@@ -66,7 +67,7 @@ extension SFZZoneMapping {
     }
 
     /// The inputs the voice reads at note-on, as terms of a ``NoteStartValue``.
-    static func terms(_ inputs: [SFZControllerInput]) -> [NoteStartValue.ControllerTerm] {
-        inputs.filter(isPlayedAtNoteOn).map { NoteStartValue.ControllerTerm(controller: UInt8($0.controller), depth: $0.depth) }
+    static func terms(_ inputs: [SFZControllerInput]) -> [ControllerDepth] {
+        inputs.filter(isPlayedAtNoteOn).map { ControllerDepth(controller: $0.controller, depth: $0.depth) }
     }
 }

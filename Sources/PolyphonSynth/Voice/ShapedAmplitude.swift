@@ -34,7 +34,7 @@ struct ShapedAmplitude {
         isAudible = true
         guard let shape else { return }
         var decibels = shape.gain + shape.keytrack * Float(key - Int(shape.keycenter))
-        if shape.random != 0 { decibels += shape.random * Self.draw(noteSeed, stream: shape.randomStream) }
+        if shape.random != 0 { decibels += shape.random * NoteDraw.uniform(noteSeed, stream: shape.randomStream) }
         var linear: Float = 1
         if let tracking = shape.velocity {
             var offset: Float = 0
@@ -90,22 +90,12 @@ struct ShapedAmplitude {
     }
 
     /// What `input` contributes at its controller's value on `channel`.
-    private static func contribution(_ channel: Channel, _ input: AmplitudeShape.ControllerDepth) -> Float {
-        input.contribution(at: channel.controllers[Int(input.controller & 127)])
+    private static func contribution(_ channel: Channel, _ input: ControllerDepth) -> Float {
+        input.contribution(at: channel.controllers[input.controller & 127])
     }
 
     /// A controller's value on `channel` as sfizz reads it, value/127.
     private static func value(_ channel: Channel, _ controller: UInt8) -> Float {
         Float(channel.controllers[Int(controller & 127)]) / 127
-    }
-
-    /// The note's draw for `stream`, in [0, 1): a splitmix64 hash of the two, so every zone of
-    /// a stream draws alike and a render repeats.
-    static func draw(_ seed: UInt64, stream: UInt32) -> Float {
-        var z = seed &+ UInt64(stream) &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Float(z >> 40) / 16_777_216
     }
 }

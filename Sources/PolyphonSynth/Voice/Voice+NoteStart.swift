@@ -12,7 +12,7 @@ extension Voice {
                                  context: RenderContext) -> Int {
         let velocity = note.velocity
         func value(_ v: NoteStartValue, _ draw: Float = 0) -> Float {
-            v.value(velocity: velocity, draw: draw) { ch.controllers[Int($0)] }
+            v.value(velocity: velocity, draw: draw) { ch.controllers[$0] }
         }
         if let offset = shape.offset {
             // Whole frames, as sfizz's integer offsets; the oscillator clamps to the sample. An

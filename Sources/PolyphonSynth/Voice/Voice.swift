@@ -141,7 +141,8 @@ struct Voice {
         modulators = region.modulators
         note.exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
-        shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
+        shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, noteSeed: noteSeed,
+                           outputRate: context.outputRate)
         shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
         shapedLFOs.start(region.shaping, rate: context.outputRate)
         routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
