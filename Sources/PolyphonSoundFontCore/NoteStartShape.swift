@@ -1,6 +1,7 @@
 /// What a voice of a zone built in code works out once, at its note-on (SFZ instruments, as
 /// sfizz does): its amplitude envelope's stages moved by the velocity and by controllers, how
-/// long after the note it starts sounding, and how far into the sample it starts.
+/// long after the note it starts sounding, how far into the sample it starts, and how many
+/// times its loop repeats.
 public struct NoteStartShape: Hashable, Sendable {
     /// sfizz's amplitude envelope in place of the zone's SF2 volume-envelope generators; nil
     /// leaves those.
@@ -11,13 +12,18 @@ public struct NoteStartShape: Hashable, Sendable {
     /// Sample frames added to where the voice starts (SFZ `offset_random`, `offset_onccN`;
     /// the fixed `offset` stays in the zone's generators).
     public var offset: NoteStartValue?
+    /// Times the sample's loop repeats before the voice plays on to the sample's end (SFZ
+    /// `loop_count`, and `count` − 1 over a loop spanning the whole sample); nil: for as long
+    /// as the loop mode says.
+    public var loopRepeats: Int?
 
     /// Nothing worked out at note-on.
     public init(volumeEnvelope: VolumeEnvelopeShape? = nil, delay: NoteStartValue? = nil,
-                offset: NoteStartValue? = nil) {
+                offset: NoteStartValue? = nil, loopRepeats: Int? = nil) {
         self.volumeEnvelope = volumeEnvelope
         self.delay = delay
         self.offset = offset
+        self.loopRepeats = loopRepeats
     }
 }
 

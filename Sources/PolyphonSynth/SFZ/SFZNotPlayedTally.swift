@@ -97,7 +97,6 @@ struct SFZNotPlayedTally {
             || !playback.loopEndControllers.isEmpty {
             note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
         }
-        if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
     }
 
     /// Notes what of the region's v2 LFOs and flex envelopes (and the v1 LFOs played as routed

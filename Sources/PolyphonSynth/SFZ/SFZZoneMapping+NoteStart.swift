@@ -34,7 +34,18 @@ extension SFZZoneMapping {
             // A draw in [0, 1) times n + 1, truncated: sfizz's whole frames 0…n, equally likely.
             shape.offset = NoteStartValue(0, random: Float(playback.offsetRandom) + 1, controllers: offsetTerms)
         }
+        shape.loopRepeats = sampleRepeats(region) ?? playback.loopCount
         return shape == NoteStartShape() ? nil : shape
+    }
+
+    /// The times a region's sample repeats after its first play (`count` − 1), nil when it
+    /// plays once: sfizz repeats a sample only when the region does not loop
+    /// (`Voice::Impl::fillWithData`).
+    static func sampleRepeats(_ region: SFZRegion) -> Int? {
+        let playback = region.playback
+        guard let count = playback.count, count >= 2, playback.loopMode != .continuous,
+              playback.loopMode != .sustain else { return nil }
+        return count - 1
     }
 
     /// `ampeg_*` in the voice's terms: percents as 0…1, each stage with its velocity and

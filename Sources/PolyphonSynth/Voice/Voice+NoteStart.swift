@@ -21,6 +21,7 @@ extension Voice {
             generators[Int(GeneratorType.startAddrsOffset.rawValue)] += frames
             setUpOscillator()
         }
+        if let repeats = shape.loopRepeats { oscillator.loopsLeft = max(repeats, 0) }
         if let envelope = shape.volumeEnvelope {
             func set(_ type: GeneratorType, _ timecents: Float) { generators[Int(type.rawValue)] = timecents }
             let stretch = SFZZoneMapping.envelopeTimeStretch
