@@ -71,6 +71,9 @@ public struct VolumeEnvelopeShape: Hashable, Sendable {
     public var decay = NoteStartValue(0)
     public var sustain = NoteStartValue(1)
     public var release = NoteStartValue(0)
+    /// True when the stages are read again whenever a controller moves while the note sounds
+    /// (SFZ `ampeg_dynamic`); false reads them at note-on only.
+    public var isDynamic = false
 
     /// An envelope at full level from the note-on (set the stages to shape it).
     public init() {}

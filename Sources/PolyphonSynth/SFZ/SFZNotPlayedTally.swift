@@ -81,7 +81,6 @@ struct SFZNotPlayedTally {
         }
         if !amplitude.effectSends.isEmpty { note("effect sends", region) }
         let envelope = region.amplitudeEnvelope
-        if envelope.isDynamic { note("ampeg_dynamic (stage times are read at note-on)", region) }
         let atNoteOn = envelope.controllerModifiers.map { $0.input } + playback.delay.controllers + playback.offsetControllers
         if atNoteOn.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
             note("ampeg_*_onccN, delay_onccN, offset_onccN with a curve or an extended controller (the input is left"

@@ -22,6 +22,9 @@ extension SFZZoneMapping {
         if !playsFlexAmplitudeEnvelope(region) && (envelope.start != 0 || !envelope.velocityModifiers.isEmpty
             || envelope.controllerModifiers.contains(where: { isPlayedAtNoteOn($0.input) })) {
             shape.volumeEnvelope = volumeEnvelopeShape(envelope)
+            // Controllers are all a dynamic envelope follows: without one it stays as it started.
+            shape.volumeEnvelope?.isDynamic = envelope.isDynamic
+                && envelope.controllerModifiers.contains(where: { isPlayedAtNoteOn($0.input) })
         }
         let playback = region.playback
         let delayTerms = terms(playback.delay.controllers)

@@ -17,6 +17,9 @@ struct ShapedAmplitude {
     private(set) var isAudible = true
     private var shape: AmplitudeShape?
     private var stereo: StereoShape?
+    /// The amplitude envelope read again when a controller moves (SFZ `ampeg_dynamic`), nil
+    /// for every other voice (``Voice/followDynamicEnvelope(_:_:)``).
+    private(set) var dynamicEnvelope: VolumeEnvelopeShape?
 
     /// sfizz adds 6 dB after its two pan stages on a stereo region and 3 dB after its one on a
     /// mono region; the engine's mono pan has no such gain, so a stereo side gets the 3 dB
@@ -28,6 +31,8 @@ struct ShapedAmplitude {
     mutating func start(_ shaping: VoiceShaping?, key: Int, velocity: Int, channel: Channel, noteSeed: UInt64) {
         shape = shaping?.amplitude
         stereo = shaping?.stereo
+        dynamicEnvelope = nil
+        if let envelope = shaping?.noteStart?.volumeEnvelope, envelope.isDynamic { dynamicEnvelope = envelope }
         isActive = shape != nil
         noteCentibels = 0
         controllerGain = 1

@@ -243,6 +243,7 @@ struct Voice {
         guard isActive else { return }
         updateModulation(ch, context)
         updateParameters(ch, context)
+        if shapedAmplitude.dynamicEnvelope != nil { followDynamicEnvelope(ch, context) }
         if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
         if routedModulation.isActive {
             routedModulation.channelChanged(ch)
