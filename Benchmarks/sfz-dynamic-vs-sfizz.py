@@ -15,6 +15,7 @@ import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from midi_writing import write_timed_midi
 from wav_reading import read_wav
 
 RATE = 44100
@@ -41,22 +42,12 @@ def main():
     # The plain note, and a region over many keys so the instrument does not read as a drum kit.
     lines += ['<region> key=64', '<region> lokey=100 hikey=127']
     open(f'{work}/dynamic.sfz', 'w').write('\n'.join(lines) + '\n')
-    def vlq(n):
-        out = [n & 0x7F]; n >>= 7
-        while n: out.insert(0, (n & 0x7F) | 0x80); n >>= 7
-        return bytes(out)
     timed = []
     for i, key in enumerate([64] + [key for key, _ in CASES]):
         at = 960 * (i + 1)
         timed += [(at - 96, bytes([0xB0, 1, 0])), (at, bytes([0x90, key, 127])), (at + 96, bytes([0xB0, 1, 127])),
                   (at + 864, bytes([0x80, key, 0]))]
-    timed.sort(key=lambda e: e[0])
-    events, last = vlq(0) + b'\xff\x51\x03' + struct.pack('>I', 500000)[1:], 0
-    for tick, event in timed:
-        events += vlq(tick - last) + event; last = tick
-    events += vlq(960) + b'\xff\x2f\x00'
-    open(f'{work}/dynamic.mid', 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk'
-                                            + struct.pack('>I', len(events)) + events)
+    write_timed_midi(f'{work}/dynamic.mid', timed)
     subprocess.run([sfizz, '--sfz', f'{work}/dynamic.sfz', '--midi', f'{work}/dynamic.mid', '--wav',
                     f'{work}/sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
     subprocess.run([polyphon, 'render', f'{work}/dynamic.mid', '-s', f'{work}/dynamic.sfz', '-o',

@@ -24,6 +24,7 @@ import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from midi_writing import write_timed_midi
 from wav_reading import read_wav
 
 # sfizz's filters run at its default 48 kHz whatever the output rate (Voice::setMaxFiltersPerVoice
@@ -240,10 +241,6 @@ def controllers(sfizz, polyphon, work):
     cases = [(40, 74, 0), (41, 74, 0), (41, 74, 64), (41, 74, 127), (42, 20, 16), (42, 20, 32), (42, 20, 64),
              (43, 20, 32), (43, 20, 96), (44, 20, 0), (44, 20, 64), (44, 20, 127), (47, 20, 40), (47, 20, 100),
              (48, 20, 64), (48, 20, 127), (49, 22, 0), (49, 22, 64)] + [(50, 20, 0)] * 8
-    def vlq(n):
-        out = [n & 0x7F]; n >>= 7
-        while n: out.insert(0, (n & 0x7F) | 0x80); n >>= 7
-        return bytes(out)
     timed = []
     for i, (key, cc, value) in enumerate(cases):
         timed += [(i * 960, bytes([0xB0, cc, value])), (i * 960 + 1, bytes([0x90, key, 127])),
@@ -253,13 +250,7 @@ def controllers(sfizz, polyphon, work):
         at = (n + j) * 960
         timed += [(at, bytes([0xB0, 21, 0])), (at + 1, bytes([0x90, key, 127])), (at + 384, bytes([0xB0, 21, 127])),
                   (at + 864, bytes([0x80, key, 0]))]
-    timed.sort(key=lambda e: e[0])
-    events, last = vlq(0) + b'\xff\x51\x03' + struct.pack('>I', 500000)[1:], 0
-    for tick, data in timed:
-        events += vlq(tick - last) + data; last = tick
-    events += vlq(960) + b'\xff\x2f\x00'
-    open(f'{work}/controllers.mid', 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk'
-                                                + struct.pack('>I', len(events)) + events)
+    write_timed_midi(f'{work}/controllers.mid', timed)
     subprocess.run([sfizz, '--sfz', f'{work}/controllers.sfz', '--midi', f'{work}/controllers.mid', '--wav',
                     f'{work}/controllers-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
     subprocess.run([polyphon, 'render', f'{work}/controllers.mid', '-s', f'{work}/controllers.sfz', '-o',
