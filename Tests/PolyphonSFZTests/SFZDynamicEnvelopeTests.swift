@@ -45,4 +45,23 @@ import Testing
         let held = try levels(63, at: [0.35])
         #expect(abs(held[0]) < 0.1, "the sustain read at note-on: \(held[0]) dB")
     }
+
+    /// `ampeg_*_curveccN`: the controller's value passes through its curve before the depth, at
+    /// note-on as while the note sounds (sfizz's `EGDescription`).
+    @Test func envelopeControllersFollowTheirCurves() throws {
+        let bank = try SFZPlayingTests.bank("""
+            <group> sample=s.wav pitch_keytrack=0
+            <region> key=60 ampeg_attack_oncc1=1 ampeg_attack_curvecc1=4
+            <region> lokey=64 hikey=127
+            """, files: ["s.wav": SFZPlayingTests.sine(1000)])
+        #expect(bank.warnings.isEmpty, "\(bank.warnings)")
+        let synthesizer = try Synthesizer(soundBank: bank.soundFont)
+        synthesizer.sendController(1, withValue: 64, onChannel: 0)
+        synthesizer.startNote(60, withVelocity: 127, onChannel: 0)
+        let out = synthesizer.renderSeconds(0.3, block: 64)
+        let plain = try SFZPlayingTests.play(bank, key: 64, seconds: 0.3)
+        // Curve 4 (x²): an attack of (64/127)² s = 254 ms, half way (−6.02 dB) at 127 ms.
+        let half = SFZPlayingTests.level(out, from: 0.1245, to: 0.1295) - SFZPlayingTests.level(plain, from: 0.1245, to: 0.1295)
+        #expect(abs(half + 6.02) < 0.3, "ampeg_attack_curvecc1=4 at CC 64, 127 ms: \(half) dB")
+    }
 }

@@ -83,7 +83,7 @@ struct SFZNotPlayedTally {
         let envelope = region.amplitudeEnvelope
         let atNoteOn = envelope.controllerModifiers.map { $0.input } + playback.delay.controllers + playback.offsetControllers
         if atNoteOn.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
-            note("ampeg_*_onccN, delay_onccN, offset_onccN with a curve or an extended controller (the input is left"
+            note("ampeg_*_onccN, delay_onccN, offset_onccN on an extended controller (the input is left"
                  + " out)", region)
         }
         let pitch = region.pitch
