@@ -34,6 +34,7 @@ RATE, write_wav, read_wav = base.RATE, base.write_wav, base.read_wav
 SINES = {'a': 300, 'b': 400, 'c': 500, 'd': 600, 'e': 700}
 
 ENVELOPES = """<control> hint_ram_based=1
+<curve> curve_index=7 v000=0 v127=0.5
 <global> sample=k.wav pitch_keytrack=0 ampeg_release=0.05
 <region> key=60 ampeg_attack=0.2 ampeg_start=50
 <region> key=62 ampeg_vel2attack=0.2
@@ -45,6 +46,7 @@ ENVELOPES = """<control> hint_ram_based=1
 <region> key=72 delay=0.1 delay_oncc1=0.1
 <region> key=74 sample=gap.wav offset_oncc1=22050
 <region> key=76 ampeg_delay=0.1 ampeg_start=30 ampeg_attack=0.1
+<region> key=78 ampeg_attack_oncc1=0.2 ampeg_attack_curvecc1=7
 <region> lokey=100 hikey=127
 """
 
@@ -54,7 +56,9 @@ ENVELOPE_SLOTS = [('ampeg_start=50, attack 0.2 s', 60, 127, 0.6), ('ampeg_vel2at
                   ('ampeg_sustain_oncc1=50, CC1 127', 65, 127, 0.6), ('ampeg_vel2sustain=30 (+20)', 67, 127, 0.6),
                   ('ampeg_vel2release=0.4 (+0.1)', 69, 127, 0.3), ('ampeg_hold_oncc1=0.2', 71, 127, 0.6),
                   ('delay=0.1 delay_oncc1=0.1', 72, 127, 0.6), ('offset_oncc1=22050 (0.5 s gap)', 74, 127, 0.6),
-                  ('ampeg_delay=0.1 ampeg_start=30', 76, 127, 0.6), ('plain note (the level reference)', 100, 127, 0.6)]
+                  ('ampeg_delay=0.1 ampeg_start=30', 76, 127, 0.6),
+                  ('ampeg_attack_oncc1=0.2 ampeg_attack_curvecc1=7 (a <curve> 0…0.5), CC1 127', 78, 127, 0.6),
+                  ('plain note (the level reference)', 100, 127, 0.6)]
 
 VOICES = """<control> hint_ram_based=1
 <global> pitch_keytrack=0 ampeg_release=0.3

@@ -3,7 +3,8 @@
 cutoff, resonance, fil_gain, fil_keytrack, fil_veltrack, the second filter fil2_*, the equaliser
 bands eqN_*) by their magnitude response, the pitch and filter envelopes (pitcheg_*, fileg_*)
 by pitch in cents and level in dB over time, and controllers moving filters and bands through
-curves (*_curveccN, <curve>), steps (*_stepccN) and smoothing (*_smoothccN) in dB and ms.
+curves (*_curveccN, <curve>), steps (*_stepccN) and smoothing (*_smoothccN) in dB and ms, with
+fil_veltrack_onccN and fil_random (by the spread of its draws).
 
     Benchmarks/sfz-modulation-vs-sfizz.py SFIZZ_RENDER [POLYPHON] [WORKDIR]
 
@@ -23,6 +24,7 @@ import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from midi_writing import write_timed_midi
 from wav_reading import read_wav
 
 # sfizz's filters run at its default 48 kHz whatever the output rate (Voice::setMaxFiltersPerVoice
@@ -206,8 +208,26 @@ CONTROLLERS = """<control> hint_ram_based=1
 <region> key=45 fil_type=peq cutoff=1000 fil_gain_oncc21=-12 fil_gain_smoothcc21=100
 <region> key=46 fil_type=peq cutoff=1000 fil_gain_oncc21=-12
 <region> key=47 eq1_freq=1000 eq1_gain_oncc20=12 eq1_gain_stepcc20=0.25
+<region> key=48 fil_type=lpf_2p cutoff=250 fil_veltrack_oncc20=1800
+<region> key=49 fil_type=lpf_2p cutoff=250 fil_veltrack=600 fil_veltrack_oncc22=1200 fil_veltrack_curvecc22=4
+<region> key=50 fil_type=lpf_2p cutoff=250 fil_random=1800
 <region> lokey=100 hikey=127
 """
+
+def lowpass_cents(db, base=250.0, at=1000.0):
+    """The cents above `base` Hz of the RBJ low-pass (Q 1) whose response at `at` Hz is `db`."""
+    def response(f0):
+        w0 = 2 * math.pi * f0 / RATE; cw = math.cos(w0); alpha = math.sin(w0) / 2
+        b = [(1 - cw) / 2, 1 - cw, (1 - cw) / 2]; d = [1 + alpha, -2 * cw, 1 - alpha]
+        w = 2 * math.pi * at / RATE
+        mag = lambda c: abs(c[0] + c[1] * complex(math.cos(w), -math.sin(w)) + c[2] * complex(math.cos(2 * w), -math.sin(2 * w)))
+        return 20 * math.log10(mag(b) / mag(d))
+    low, high = -1200.0, 2300.0
+    for _ in range(50):
+        middle = (low + high) / 2
+        if response(base * 2 ** (middle / 1200)) < db: low = middle
+        else: high = middle
+    return (low + high) / 2
 
 def controllers(sfizz, polyphon, work):
     """A 1 kHz sine through filters and bands that controllers move: levels against the
@@ -219,11 +239,8 @@ def controllers(sfizz, polyphon, work):
     # (key, CC number, value) one note a second, each held 0.9 s; CC 21 jumps to 127 at 0.4 s of
     # the last two notes.
     cases = [(40, 74, 0), (41, 74, 0), (41, 74, 64), (41, 74, 127), (42, 20, 16), (42, 20, 32), (42, 20, 64),
-             (43, 20, 32), (43, 20, 96), (44, 20, 0), (44, 20, 64), (44, 20, 127), (47, 20, 40), (47, 20, 100)]
-    def vlq(n):
-        out = [n & 0x7F]; n >>= 7
-        while n: out.insert(0, (n & 0x7F) | 0x80); n >>= 7
-        return bytes(out)
+             (43, 20, 32), (43, 20, 96), (44, 20, 0), (44, 20, 64), (44, 20, 127), (47, 20, 40), (47, 20, 100),
+             (48, 20, 64), (48, 20, 127), (49, 22, 0), (49, 22, 64)] + [(50, 20, 0)] * 8
     timed = []
     for i, (key, cc, value) in enumerate(cases):
         timed += [(i * 960, bytes([0xB0, cc, value])), (i * 960 + 1, bytes([0x90, key, 127])),
@@ -233,13 +250,7 @@ def controllers(sfizz, polyphon, work):
         at = (n + j) * 960
         timed += [(at, bytes([0xB0, 21, 0])), (at + 1, bytes([0x90, key, 127])), (at + 384, bytes([0xB0, 21, 127])),
                   (at + 864, bytes([0x80, key, 0]))]
-    timed.sort(key=lambda e: e[0])
-    events, last = vlq(0) + b'\xff\x51\x03' + struct.pack('>I', 500000)[1:], 0
-    for tick, data in timed:
-        events += vlq(tick - last) + data; last = tick
-    events += vlq(960) + b'\xff\x2f\x00'
-    open(f'{work}/controllers.mid', 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk'
-                                                + struct.pack('>I', len(events)) + events)
+    write_timed_midi(f'{work}/controllers.mid', timed)
     subprocess.run([sfizz, '--sfz', f'{work}/controllers.sfz', '--midi', f'{work}/controllers.mid', '--wav',
                     f'{work}/controllers-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
     subprocess.run([polyphon, 'render', f'{work}/controllers.mid', '-s', f'{work}/controllers.sfz', '-o',
@@ -253,9 +264,18 @@ def controllers(sfizz, polyphon, work):
                for line in CONTROLLERS.splitlines() if line.startswith('<region> key=')}
     print('\n| region | controller | sfizz dB | Polyphon − sfizz dB |')
     print('|---|---|---|---|')
+    randoms = {'sfizz': [], 'Polyphon': []}
     for i, (key, cc, value) in enumerate(cases[1:], start=1):
         la, lb = level(a, i + 0.2, 0.6) - ref_a, level(b, i + 0.2, 0.6) - ref_b
+        if key == 50:
+            randoms['sfizz'].append(lowpass_cents(la)); randoms['Polyphon'].append(lowpass_cents(lb))
+            continue
         print(f'| `{opcodes[key]}` | CC {cc} = {value} | {la:+.2f} | {lb - la:+.2f} |')
+    # fil_random draws differ note by note (both uniform in 0…1800 cents): compared by their spread.
+    print()
+    for name, drawn in randoms.items():
+        print(f'fil_random=1800, {len(drawn)} notes, {name}: cutoff +{min(drawn):.0f} … +{max(drawn):.0f} cents'
+              f' (read back from the 1 kHz level through lpf_2p at 250 Hz)')
     print('\n| ms after CC 21 jumps 0 → 127 | smoothcc21=100: sfizz dB | Polyphon − sfizz dB | no smoothing: sfizz dB | Polyphon − sfizz dB |')
     print('|---|---|---|---|---|')
     for ms in [-20, 0, 10, 25, 50, 75, 90, 100, 125, 200]:

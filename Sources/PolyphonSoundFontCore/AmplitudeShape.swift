@@ -142,30 +142,4 @@ public struct AmplitudeShape: Hashable, Sendable {
             self.fade = fade
         }
     }
-
-    /// A controller (0–127), the curve its value passes through and what it contributes at the
-    /// curve's 1.
-    public struct ControllerDepth: Hashable, Sendable {
-        /// The MIDI controller.
-        public var controller: UInt8
-        /// What it contributes at the curve's 1.
-        public var depth: Float
-        /// The curve's value at each controller value 0–127 (`*_curveccN`), or empty for
-        /// value/127.
-        public var curve: [Float]
-
-        /// `controller` at `depth` through `curve` (128 values, or empty for value/127).
-        public init(controller: UInt8, depth: Float, curve: [Float] = []) {
-            self.controller = controller
-            self.depth = depth
-            self.curve = curve
-        }
-
-        /// What the controller contributes at `value` (0–127).
-        @inlinable
-        public func contribution(at value: UInt8) -> Float {
-            let v = Int(value & 127)
-            return depth * (curve.count == 128 ? curve[v] : Float(v) / 127)
-        }
-    }
 }

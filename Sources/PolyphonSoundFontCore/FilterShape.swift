@@ -1,6 +1,7 @@
 /// A voice filter other than SoundFont 2's resonant low-pass: its response and order, where it
 /// sits and how it tracks the key and velocity — what SFZ's `fil_type`, `cutoff`, `resonance`,
-/// `fil_gain`, `fil_keytrack`, `fil_keycenter` and `fil_veltrack` describe (sfizz's designs).
+/// `fil_gain`, `fil_keytrack`, `fil_keycenter`, `fil_veltrack` (and its `_onccN`) and `fil_random`
+/// describe (sfizz's designs).
 ///
 /// A zone whose ``VoiceShaping`` has one plays it in place of the SF2 filter: `initialFilterFc` and
 /// `initialFilterQ` are then unused, while modulators aimed at them add to the shape's cutoff
@@ -36,6 +37,14 @@ public struct FilterShape: Hashable, Sendable {
     public var velocityTracking: Float
     /// Gain in dB of the shelving and peaking responses.
     public var gain: Float = 0
+    /// MIDI controllers (0–127) adding to ``velocityTracking`` (cents) at note-on, through their
+    /// curves (`fil_veltrack_onccN`).
+    public var velocityTrackingControllers: [ControllerDepth] = []
+    /// Cents of cutoff drawn per note, uniformly between 0 and this (`fil_random`).
+    public var random: Float = 0
+    /// Filters of the same stream draw the same number for a note (the two sides of a stereo
+    /// file); different streams draw independently.
+    public var randomStream: UInt32 = 0
 
     /// A filter of `response` and `poles` at `cutoff` Hz with `resonance` dB.
     public init(_ response: Response, poles: Int, cutoff: Float, resonance: Float = 0, keytrack: Float = 0,

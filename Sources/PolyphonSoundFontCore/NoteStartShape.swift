@@ -1,6 +1,7 @@
 /// What a voice of a zone built in code works out once, at its note-on (SFZ instruments, as
 /// sfizz does): its amplitude envelope's stages moved by the velocity and by controllers, how
-/// long after the note it starts sounding, and how far into the sample it starts.
+/// long after the note it starts sounding, how far into the sample it starts, and how many
+/// times its loop repeats.
 public struct NoteStartShape: Hashable, Sendable {
     /// sfizz's amplitude envelope in place of the zone's SF2 volume-envelope generators; nil
     /// leaves those.
@@ -11,42 +12,34 @@ public struct NoteStartShape: Hashable, Sendable {
     /// Sample frames added to where the voice starts (SFZ `offset_random`, `offset_onccN`;
     /// the fixed `offset` stays in the zone's generators).
     public var offset: NoteStartValue?
+    /// Times the sample's loop repeats before the voice plays on to the sample's end (SFZ
+    /// `loop_count`, and `count` − 1 over a loop spanning the whole sample); nil: for as long
+    /// as the loop mode says.
+    public var loopRepeats: Int?
 
     /// Nothing worked out at note-on.
     public init(volumeEnvelope: VolumeEnvelopeShape? = nil, delay: NoteStartValue? = nil,
-                offset: NoteStartValue? = nil) {
+                offset: NoteStartValue? = nil, loopRepeats: Int? = nil) {
         self.volumeEnvelope = volumeEnvelope
         self.delay = delay
         self.offset = offset
+        self.loopRepeats = loopRepeats
     }
 }
 
 /// A number settled at note-on: `base`, plus `byVelocity` scaled by velocity/127, plus a
-/// uniform random part in 0…`random`, plus each controller's value/127 times its depth (the
-/// value the controller has at the note-on, as sfizz reads it).
+/// uniform random part in 0…`random`, plus what each MIDI controller (0–127) contributes
+/// through its curve at the value it has at the note-on, as sfizz reads it.
 public struct NoteStartValue: Hashable, Sendable {
-    /// A controller adding `depth` at its full value (127).
-    public struct ControllerTerm: Hashable, Sendable {
-        /// MIDI controller 0–127.
-        public var controller: UInt8
-        public var depth: Float
-
-        /// Controller `controller` adding up to `depth`.
-        public init(controller: UInt8, depth: Float) {
-            self.controller = controller
-            self.depth = depth
-        }
-    }
-
     public var base: Float
     /// Added at velocity 127.
     public var byVelocity: Float
     /// The most a random draw adds.
     public var random: Float
-    public var controllers: [ControllerTerm]
+    public var controllers: [ControllerDepth]
 
     /// A value of `base` moved by the given terms.
-    public init(_ base: Float, byVelocity: Float = 0, random: Float = 0, controllers: [ControllerTerm] = []) {
+    public init(_ base: Float, byVelocity: Float = 0, random: Float = 0, controllers: [ControllerDepth] = []) {
         self.base = base
         self.byVelocity = byVelocity
         self.random = random
@@ -56,9 +49,9 @@ public struct NoteStartValue: Hashable, Sendable {
     /// The value for a note at `velocity` (0–127), with `draw` in [0, 1) and `controller`
     /// giving a controller's value (0–127).
     @inlinable
-    public func value(velocity: Int, draw: Float, controller: (UInt8) -> UInt8) -> Float {
+    public func value(velocity: Int, draw: Float, controller: (Int) -> UInt8) -> Float {
         var total = base + byVelocity * Float(velocity) / 127 + random * draw
-        for term in controllers { total += term.depth * Float(controller(term.controller)) / 127 }
+        for term in controllers { total += term.contribution(at: controller(term.controller & 127)) }
         return total
     }
 
@@ -78,6 +71,9 @@ public struct VolumeEnvelopeShape: Hashable, Sendable {
     public var decay = NoteStartValue(0)
     public var sustain = NoteStartValue(1)
     public var release = NoteStartValue(0)
+    /// True when the stages are read again whenever a controller moves while the note sounds
+    /// (SFZ `ampeg_dynamic`); false reads them at note-on only.
+    public var isDynamic = false
 
     /// An envelope at full level from the note-on (set the stages to shape it).
     public init() {}

@@ -16,20 +16,6 @@ public enum ModulationTarget: UInt8, Hashable, Sendable, CaseIterable {
     case resonance
 }
 
-/// A controller moving a value in proportion to its position: `depth` at full scale. The
-/// controller is numbered as sfizz numbers them: 0–127 MIDI controllers, 128 the pitch wheel
-/// (−1…1), 129 channel pressure, 130 the note's key pressure, 131 note-on velocity, 133 the key.
-public struct ControllerDepth: Hashable, Sendable {
-    public var controller: Int
-    public var depth: Float
-
-    /// Controller `controller` adding `depth` at its full value.
-    public init(controller: Int, depth: Float) {
-        self.controller = controller
-        self.depth = depth
-    }
-}
-
 /// One connection of a modulation source to a target: its depth, and the controllers that move
 /// the depth — added to it, or for the amplitude, multiplied into it (each as position × depth),
 /// as sfizz's modulation matrix combines them.

@@ -16,14 +16,14 @@ public struct StereoShape: Hashable, Sendable {
     /// `position` as a fraction, −1 (left) … 1 (right).
     public var position: Float
     /// Controllers adding depth × value/127 to ``width`` (`width_onccN`, fractions).
-    public var widthControllers: [AmplitudeShape.ControllerDepth]
+    public var widthControllers: [ControllerDepth]
     /// Controllers adding depth × value/127 to ``position`` (`position_onccN`, fractions).
-    public var positionControllers: [AmplitudeShape.ControllerDepth]
+    public var positionControllers: [ControllerDepth]
 
     /// The `side` of a stereo file at `pan`, `width` and `position` (fractions).
     public init(side: Side, pan: Float = 0, width: Float = 1, position: Float = 0,
-                widthControllers: [AmplitudeShape.ControllerDepth] = [],
-                positionControllers: [AmplitudeShape.ControllerDepth] = []) {
+                widthControllers: [ControllerDepth] = [],
+                positionControllers: [ControllerDepth] = []) {
         self.side = side
         self.pan = pan
         self.width = width

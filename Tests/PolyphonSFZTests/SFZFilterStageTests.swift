@@ -155,4 +155,76 @@ import Testing
         #expect(abs(gain(at: 0.15) + 6) < 0.6, "halfway through the smoothing: \(gain(at: 0.15)) dB")
         #expect(abs(gain(at: 0.25) + 12) < 0.1, "after the smoothing: \(gain(at: 0.25)) dB")
     }
+
+    /// sfizz's `fil_random` (a draw in 0…depth cents per note, for `fil2_random` as for the
+    /// first filter) and `fil_veltrack_onccN` (cents added to the velocity tracking through the
+    /// controller's curve), as cutoffs read back from a 1 kHz sine's level through a low-pass.
+    @Test func randomCutoffAndVelocityTrackingControllersMoveTheCutoffInCents() throws {
+        let bank = try SFZPlayingTests.bank("""
+            <group> sample=tone.wav pitch_keytrack=0
+            <region> key=60 fil_type=lpf_2p cutoff=250 fil_random=1800
+            <region> key=61 fil_type=lpf_2p cutoff=20000 fil2_type=lpf_2p cutoff2=250 fil2_random=1800
+            <region> key=62 fil_type=lpf_2p cutoff=250 fil_veltrack_oncc20=1800
+            <region> key=63 fil_type=lpf_2p cutoff=250 fil_veltrack=600 fil_veltrack_oncc21=1200 fil_veltrack_curvecc21=4
+            <region> lokey=64 hikey=127
+            """, files: ["tone.wav": SFZPlayingTests.sine(1000)])
+        #expect(bank.warnings.isEmpty, "\(bank.warnings)")
+        let open = SFZPlayingTests.level(try SFZPlayingTests.play(bank, key: 64, seconds: 0.2), from: 0.1, to: 0.2)
+        /// The cents above 250 Hz of the low-pass whose response at 1 kHz is `db` (bisection; the
+        /// response rises with the cutoff below 1 kHz). `extra` is the response of a filter in series.
+        func cents(_ db: Double, extra: Double = 0) -> Double {
+            var (low, high) = (-1200.0, 2300.0)
+            for _ in 0..<40 {
+                let middle = (low + high) / 2
+                let response = Self.cookbookDecibels("lpf", f0: 250 * pow(2, middle / 1200), q: 1, at: 1000) + extra
+                if response < db { low = middle } else { high = middle }
+            }
+            return (low + high) / 2
+        }
+        /// Eight notes of each key, one after another on one synthesizer: each note's cutoff in cents.
+        func draws() throws -> [[Double]] {
+            let synthesizer = try Synthesizer(soundBank: bank.soundFont)
+            var cutoffs: [[Double]] = [[], []]
+            for _ in 0..<8 {
+                for (i, key) in [UInt8(60), 61].enumerated() {
+                    synthesizer.startNote(key, withVelocity: 127, onChannel: 0)
+                    let db = SFZPlayingTests.level(synthesizer.renderSeconds(0.15), from: 0.08, to: 0.15) - open
+                    let first = key == 61 ? Self.cookbookDecibels("lpf", f0: 20000, q: 1, at: 1000) : 0
+                    cutoffs[i].append(cents(db, extra: first))
+                    synthesizer.stopNote(key, onChannel: 0)
+                    _ = synthesizer.renderSeconds(0.03)
+                }
+            }
+            return cutoffs
+        }
+        let cutoffs = try draws()
+        for (name, drawn) in zip(["fil_random", "fil2_random"], cutoffs) {
+            #expect(drawn.allSatisfy { $0 > -5 && $0 < 1805 }, "\(name): \(drawn) cents, expected 0…1800")
+            #expect((drawn.max() ?? 0) - (drawn.min() ?? 0) > 600, "\(name): a spread of draws: \(drawn)")
+        }
+        #expect(cutoffs[0] != cutoffs[1], "the two filters draw independently")
+        #expect(try draws() == cutoffs, "a second render repeats the draws")
+
+        /// The level of `key` against the unfiltered key at the same velocity.
+        func level(_ key: UInt8, velocity: UInt8, _ controllers: [(UInt8, UInt8)]) throws -> Double {
+            func played(_ key: UInt8) throws -> Double {
+                let synthesizer = try Synthesizer(soundBank: bank.soundFont)
+                for (controller, value) in controllers { synthesizer.sendController(controller, withValue: value, onChannel: 0) }
+                synthesizer.startNote(key, withVelocity: velocity, onChannel: 0)
+                return SFZPlayingTests.level(synthesizer.renderSeconds(0.2), from: 0.1, to: 0.2)
+            }
+            return try played(key) - (velocity == 127 ? open : played(64))
+        }
+        // CC 20 at 127, velocity 64: 1800 × 64/127 cents. Curve 4 (x²), CC 21 at 64, velocity 127:
+        // 600 + 1200 × (64/127)² cents.
+        let expected: [(key: UInt8, velocity: UInt8, controllers: [(UInt8, UInt8)], cents: Double)] = [
+            (62, 64, [(20, 127)], 1800 * 64 / 127),
+            (62, 127, [], 0),
+            (63, 127, [(21, 64)], 600 + 1200 * pow(64.0 / 127, 2)),
+        ]
+        for e in expected {
+            let measured = cents(try level(e.key, velocity: e.velocity, e.controllers))
+            #expect(abs(measured - e.cents) < 5, "key \(e.key): \(measured) cents, expected \(e.cents)")
+        }
+    }
 }

@@ -43,8 +43,10 @@ struct ShapedFilter {
     /// True while the coefficients glide to a new target.
     var isGliding: Bool { glideRemaining > 0 }
 
-    /// Starts the filter for a note, or leaves it off when `shape` is nil.
-    mutating func start(_ shape: FilterShape?, key: Int, velocity: Int) {
+    /// Starts the filter for a note, or leaves it off when `shape` is nil: sfizz's base cutoff,
+    /// moved by the random draw of note `noteSeed`, the key and the velocity tracking (with its
+    /// controllers' values on `channel` at the note-on).
+    mutating func start(_ shape: FilterShape?, key: Int, velocity: Int, channel: Channel, noteSeed: UInt64) {
         self = ShapedFilter()
         guard let shape else { return }
         isActive = true
@@ -52,8 +54,15 @@ struct ShapedFilter {
         poles = shape.poles
         sections = shape.poles >= 6 ? 3 : shape.poles >= 4 ? 2 : 1
         let hertz = Double(max(shape.cutoff, 1))
-        baseCents = Float(1200 * Math.log2(hertz / 8.175798915643707)) + shape.keytrack * Float(key - Int(shape.keycenter))
-            + shape.velocityTracking * Float(velocity) / 127
+        var tracking = shape.velocityTracking
+        for input in shape.velocityTrackingControllers {
+            tracking += input.contribution(at: channel.controllers[input.controller & 127])
+        }
+        let random = shape.random == 0 ? 0 : shape.random * NoteDraw.uniform(noteSeed, stream: shape.randomStream)
+        // Bounded as sfizz bounds its opcodes' sums: absurd depths stay finite.
+        let moved = Voice.bounded(random + shape.keytrack * Float(key - Int(shape.keycenter))
+            + tracking * Float(velocity) / 127, -1e6...1e6)
+        baseCents = Float(1200 * Math.log2(hertz / 8.175798915643707)) + moved
         baseResonance = shape.resonance
         baseGain = shape.gain
     }

@@ -33,9 +33,10 @@ struct ShapedFilterChain {
     }
 
     /// Starts the chain for a note from the region's shaping (inactive without one).
-    mutating func start(_ shaping: VoiceShaping?, channel: Channel, key: Int, velocity: Int, outputRate: Double) {
-        first.start(shaping?.filter, key: key, velocity: velocity)
-        second.start(shaping?.secondFilter, key: key, velocity: velocity)
+    mutating func start(_ shaping: VoiceShaping?, channel: Channel, key: Int, velocity: Int, noteSeed: UInt64,
+                        outputRate: Double) {
+        first.start(shaping?.filter, key: key, velocity: velocity, channel: channel, noteSeed: noteSeed)
+        second.start(shaping?.secondFilter, key: key, velocity: velocity, channel: channel, noteSeed: noteSeed)
         band0 = ShapedFilter()
         band1 = ShapedFilter()
         band2 = ShapedFilter()

@@ -12,6 +12,9 @@ struct Oscillator {
     /// loop start are read from the loop's end.
     var hasLooped = false
     var isFinished = false
+    /// Times the read position may still wrap at the loop's end before it plays on to the
+    /// sample's end (SFZ `loop_count`, `count`); −1: without limit, as SF2 loops.
+    var loopsLeft = -1
 
     var position: Int { Int(truncatingIfNeeded: phase >> 32) }
 
@@ -71,8 +74,8 @@ struct Oscillator {
         let loopLenFixed = UInt64(loopEnd - loopStart) << 32
         let endLimit = isLooping ? loopEnd : end
         var fastLo = (isLooping && hasLooped ? loopStart : start) + K.left
-        let fastHi = endLimit - K.right
-        let looping = isLooping
+        var fastHi = endLimit - K.right
+        var looping = isLooping
         var i = 0
         while i < count {
             let idx = Int(truncatingIfNeeded: ph >> 32)
@@ -110,11 +113,19 @@ struct Oscillator {
             gi += 1
             ph &+= inc
             if looping && ph >= loopEndFixed {
-                let over = (ph - loopEndFixed) % loopLenFixed
-                ph = (UInt64(loopStart) << 32) + over
-                if !hasLooped {
-                    hasLooped = true
-                    fastLo = loopStart + K.left
+                if loopsLeft == 0 {
+                    // The last repeat done: on through the loop's end to the sample's.
+                    looping = false
+                    isLooping = false
+                    fastHi = end - K.right
+                } else {
+                    if loopsLeft > 0 { loopsLeft -= 1 }
+                    let over = (ph - loopEndFixed) % loopLenFixed
+                    ph = (UInt64(loopStart) << 32) + over
+                    if !hasLooped {
+                        hasLooped = true
+                        fastLo = loopStart + K.left
+                    }
                 }
             }
             i += 1

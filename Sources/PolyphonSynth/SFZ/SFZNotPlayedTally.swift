@@ -35,11 +35,12 @@ struct SFZNotPlayedTally {
         if !(0..<128).contains(region.trigger.sustainController) {
             note("sustain_cc on an extended controller (≥ 128; the pedal is not followed)", region)
         }
-        if region.filters.prefix(SFZZoneMapping.playedFilters).contains(where: { filter in
-            !filter.velocityTracking.controllers.isEmpty || filter.random != 0
-                || filter.cutoffByChannelPressure != 0 || filter.cutoffByKeyPressure != 0
-        }) {
-            note("fil_veltrack_onccN, fil_random, cutoff_chanaft, cutoff_polyaft", region)
+        let played = region.filters.prefix(SFZZoneMapping.playedFilters)
+        if played.contains(where: { $0.cutoffByChannelPressure != 0 || $0.cutoffByKeyPressure != 0 }) {
+            note("cutoff_chanaft, cutoff_polyaft", region)
+        }
+        if played.contains(where: { !$0.velocityTracking.controllers.allSatisfy(SFZZoneMapping.isPlayedController) }) {
+            note("fil_veltrack_onccN with a step or a source other than CC 0–127 (the input is left out)", region)
         }
         if region.filters.count > SFZZoneMapping.playedFilters { note("filters after the second", region) }
         if region.equalizers.count > SFZZoneMapping.playedEqualizers { note("equaliser bands after the third", region) }
@@ -80,10 +81,9 @@ struct SFZNotPlayedTally {
         }
         if !amplitude.effectSends.isEmpty { note("effect sends", region) }
         let envelope = region.amplitudeEnvelope
-        if envelope.isDynamic { note("ampeg_dynamic (stage times are read at note-on)", region) }
         let atNoteOn = envelope.controllerModifiers.map { $0.input } + playback.delay.controllers + playback.offsetControllers
         if atNoteOn.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
-            note("ampeg_*_onccN, delay_onccN, offset_onccN with a curve or an extended controller (the input is left"
+            note("ampeg_*_onccN, delay_onccN, offset_onccN on an extended controller (the input is left"
                  + " out)", region)
         }
         let pitch = region.pitch
@@ -96,7 +96,6 @@ struct SFZNotPlayedTally {
             || !playback.loopEndControllers.isEmpty {
             note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
         }
-        if playback.count != nil || playback.loopCount != nil { note("count and loop_count", region) }
     }
 
     /// Notes what of the region's v2 LFOs and flex envelopes (and the v1 LFOs played as routed

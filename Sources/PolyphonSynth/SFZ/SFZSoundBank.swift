@@ -6,7 +6,8 @@ import PolyphonSoundFontCore
 ///
 /// The SF2 voice plays what SFZ and SF2 share — key and velocity ranges, `pitch_keycenter`,
 /// `pitch_keytrack`, `transpose`, `tune`, `volume`, `amplitude`, `pan`, the `ampeg_` envelope,
-/// `offset`, `end`, loop modes and loop points (the file's own when the SFZ has none) — with
+/// `offset`, `end`, loop modes and loop points (the file's own when the SFZ has none), `count`
+/// and `loop_count` — with
 /// sfizz's arithmetic. What SF2 lacks travels with each zone as a `PlayCondition` the
 /// synthesizer checks against the channel's state as sfizz does: round robin
 /// (`seq_length`/`seq_position`), random layers (`lorand`/`hirand`, drawn from a seeded sequence
@@ -16,7 +17,8 @@ import PolyphonSoundFontCore
 /// `release_key`, `first`, `legato`, `rt_decay`, `rt_dead`); `one_shot` voices that ignore
 /// note-off; and polyphony groups (`group`, `off_by`, `off_mode`, `off_time`). Beside it a
 /// `VoiceShaping` plays, with sfizz's designs, the filter (`fil_type` low-, high-, band-pass and
-/// band-reject of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack`), the
+/// band-reject of 1–6 poles, `cutoff`, `resonance`, `fil_keytrack`, `fil_veltrack` and its
+/// `_onccN`, `fil_random`), the
 /// `pitcheg_*` and `fileg_*` envelopes and the v1 LFOs `amplfo_*`, `pitchlfo_*`, `fillfo_*`,
 /// and the level beyond SF2 (`amp_veltrack`, `amp_velcurve_N`, `amp_keytrack`, `amp_random`,
 /// gain above 0 dB, `xfin_*`/`xfout_*` crossfades, `amplitude_onccN`, a stereo file's `width`
@@ -121,7 +123,8 @@ public struct SFZSoundBank: Sendable {
             let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
                 + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
                 + SFZZoneMapping.controllerModulators(region)
-            let shaping = SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves)
+            let shaping = SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves,
+                                                             stream: UInt32(truncatingIfNeeded: regionIndex))
             for (index, sampleID) in channelSamples.enumerated() {
                 // Each zone its own round-robin counter: a stereo file's two count alike.
                 let condition = SFZPlayConditionMapping.condition(region, counter: zones.count,

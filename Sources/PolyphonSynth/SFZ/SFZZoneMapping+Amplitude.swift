@@ -49,13 +49,14 @@ extension SFZZoneMapping {
         (0..<128).contains(input.controller) && input.step == 0
     }
 
-    /// The inputs the shaped amplitude follows, their percent depths as fractions, each through
-    /// its curve (none for the linear curve 0).
-    static func depths(_ inputs: [SFZControllerInput], _ curves: SFZCurveSet) -> [AmplitudeShape.ControllerDepth] {
+    /// The inputs the shaped amplitude (or a filter's velocity tracking) follows, their depths
+    /// divided by `divisor` (percents as fractions by default), each through its curve (none
+    /// for the linear curve 0).
+    static func depths(_ inputs: [SFZControllerInput], _ curves: SFZCurveSet, divisor: Float = 100) -> [ControllerDepth] {
         inputs.compactMap { input in
             guard isPlayedController(input) else { return nil }
-            return AmplitudeShape.ControllerDepth(controller: UInt8(input.controller), depth: input.depth / 100,
-                                                  curve: input.curve == 0 ? [] : curves.curve(at: input.curve).values)
+            return ControllerDepth(controller: input.controller, depth: input.depth / divisor,
+                                   curve: input.curve == 0 ? [] : curves.curve(at: input.curve).values)
         }
     }
 

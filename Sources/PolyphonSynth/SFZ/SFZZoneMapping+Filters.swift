@@ -8,8 +8,10 @@ extension SFZZoneMapping {
 
     /// Adds the region's second filter, its equaliser bands and the controllers moving its
     /// filters and bands to `shaping`.
-    static func addFilterStages(_ region: SFZRegion, curves: SFZCurveSet, to shaping: inout VoiceShaping) {
-        if region.filters.count > 1 { shaping.secondFilter = filterShape(region.filters[1]) }
+    static func addFilterStages(_ region: SFZRegion, curves: SFZCurveSet, stream: UInt32, to shaping: inout VoiceShaping) {
+        if region.filters.count > 1 {
+            shaping.secondFilter = filterShape(region.filters[1], curves: curves, stream: filterStream(stream, index: 1))
+        }
         shaping.equalizers = region.equalizers.prefix(playedEqualizers).map(equalizerShape)
         shaping.controllerModulations = filterControllerModulations(region, curves: curves)
     }

@@ -6,14 +6,14 @@ extension SFZZoneMapping {
     /// moving them through the instrument's `curves`, `pitcheg` and `fileg`, `amplfo`,
     /// `pitchlfo` and `fillfo` (the filter's only with a filter to move, as in sfizz), its v2
     /// LFOs and flex envelopes; nil when none of them.
-    static func shaping(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet()) -> VoiceShaping? {
-        let filter = filterShape(region)
+    static func shaping(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet(), stream: UInt32 = 0) -> VoiceShaping? {
+        let filter = region.filters.first.map { filterShape($0, curves: curves, stream: filterStream(stream, index: 0)) }
         func plain(_ lfo: SFZLegacyLFO?) -> LFOShape? { lfo.flatMap { playsAsRouted($0) ? nil : lfoShape($0) } }
         var shaping = VoiceShaping(filter: filter, pitchEnvelope: region.pitchEnvelope.map(envelopeShape),
                                    filterEnvelope: filter == nil ? nil : region.filterEnvelope.map(envelopeShape),
                                    volumeLFO: plain(region.amplitudeLFO), pitchLFO: plain(region.pitchLFO),
                                    filterLFO: filter == nil ? nil : plain(region.filterLFO))
-        addFilterStages(region, curves: curves, to: &shaping)
+        addFilterStages(region, curves: curves, stream: stream, to: &shaping)
         shaping.routedLFOs = routedLFOs(region, hasFilter: filter != nil)
         shaping.flexEnvelopes = flexEnvelopes(region, hasFilter: filter != nil)
         return shaping.isEmpty ? nil : shaping
@@ -49,17 +49,28 @@ extension SFZZoneMapping {
     /// The region's first filter as the voice's ``FilterShape`` (sfizz's designs), nil when it
     /// has none.
     static func filterShape(_ region: SFZRegion) -> FilterShape? {
-        region.filters.first.map(filterShape)
+        region.filters.first.map { filterShape($0) }
     }
 
-    /// A filter as the voice's ``FilterShape``.
-    static func filterShape(_ filter: SFZFilter) -> FilterShape {
+    /// A filter as the voice's ``FilterShape``; `curves` are the instrument's (for
+    /// `fil_veltrack_curveccN`), `stream` numbers its `fil_random` draws.
+    static func filterShape(_ filter: SFZFilter, curves: SFZCurveSet = SFZCurveSet(), stream: UInt32 = 0) -> FilterShape {
         let (response, poles) = shape(of: filter.type)
         var shape = FilterShape(response, poles: poles, cutoff: filter.cutoff.value, resonance: filter.resonance.value,
                                 keytrack: filter.keytrack, keycenter: filter.keycenter,
                                 velocityTracking: filter.velocityTracking.value)
         shape.gain = filter.gain.value
+        // Cents, as the value they add to.
+        shape.velocityTrackingControllers = depths(filter.velocityTracking.controllers, curves, divisor: 1)
+        shape.random = filter.random
+        shape.randomStream = stream
         return shape
+    }
+
+    /// The draw stream of a region's filter `index` (0, 1): apart from the region's
+    /// `amp_random` stream (the region's number) and from each other, so they draw independently.
+    static func filterStream(_ region: UInt32, index: Int) -> UInt32 {
+        region ^ (UInt32(index + 1) << 29)
     }
 
     /// The response and order of a `fil_type`. The state-variable low-pass, high-pass and

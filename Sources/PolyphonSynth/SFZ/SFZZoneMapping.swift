@@ -46,15 +46,18 @@ struct SFZZoneMapping {
         ]
         generators += addressOffsets(.startAddrsOffset, .startAddrsCoarseOffset, playback.offset)
         generators += addressOffsets(.endAddrsOffset, .endAddrsCoarseOffset, playback.end + 1 - frameCount)
-        if playback.loops {
-            generators += addressOffsets(.startloopAddrsOffset, .startloopAddrsCoarseOffset, playback.loop.lower)
-            generators += addressOffsets(.endloopAddrsOffset, .endloopAddrsCoarseOffset,
-                                         playback.loop.upper + 1 - frameCount)
+        // `count`: the voice loops offset…end − 1 (sfizz jumps back end − offset frames) as
+        // many times as the sample repeats (its note-start shape counts them), then ends.
+        let repeatsSample = !playback.loops && sampleRepeats(region) != nil
+        if playback.loops || repeatsSample {
+            let loop = repeatsSample ? SFZRange(playback.offset, max(playback.end - 1, playback.offset)) : playback.loop
+            generators += addressOffsets(.startloopAddrsOffset, .startloopAddrsCoarseOffset, loop.lower)
+            generators += addressOffsets(.endloopAddrsOffset, .endloopAddrsCoarseOffset, loop.upper + 1 - frameCount)
         }
         let sampleModes: Int16 = switch playback.loopMode {
         case .continuous: 1
         case .sustain: 3
-        case .noLoop, .oneShot: 0
+        case .noLoop, .oneShot: repeatsSample ? 1 : 0
         }
         generators.append(Generator(.sampleModes, sampleModes))
 

@@ -17,6 +17,9 @@ struct ShapedAmplitude {
     private(set) var isAudible = true
     private var shape: AmplitudeShape?
     private var stereo: StereoShape?
+    /// The amplitude envelope read again when a controller moves (SFZ `ampeg_dynamic`), nil
+    /// for every other voice (``Voice/followDynamicEnvelope(_:_:)``).
+    private(set) var dynamicEnvelope: VolumeEnvelopeShape?
 
     /// sfizz adds 6 dB after its two pan stages on a stereo region and 3 dB after its one on a
     /// mono region; the engine's mono pan has no such gain, so a stereo side gets the 3 dB
@@ -28,13 +31,15 @@ struct ShapedAmplitude {
     mutating func start(_ shaping: VoiceShaping?, key: Int, velocity: Int, channel: Channel, noteSeed: UInt64) {
         shape = shaping?.amplitude
         stereo = shaping?.stereo
+        dynamicEnvelope = nil
+        if let envelope = shaping?.noteStart?.volumeEnvelope, envelope.isDynamic { dynamicEnvelope = envelope }
         isActive = shape != nil
         noteCentibels = 0
         controllerGain = 1
         isAudible = true
         guard let shape else { return }
         var decibels = shape.gain + shape.keytrack * Float(key - Int(shape.keycenter))
-        if shape.random != 0 { decibels += shape.random * Self.draw(noteSeed, stream: shape.randomStream) }
+        if shape.random != 0 { decibels += shape.random * NoteDraw.uniform(noteSeed, stream: shape.randomStream) }
         var linear: Float = 1
         if let tracking = shape.velocity {
             var offset: Float = 0
@@ -90,22 +95,12 @@ struct ShapedAmplitude {
     }
 
     /// What `input` contributes at its controller's value on `channel`.
-    private static func contribution(_ channel: Channel, _ input: AmplitudeShape.ControllerDepth) -> Float {
-        input.contribution(at: channel.controllers[Int(input.controller & 127)])
+    private static func contribution(_ channel: Channel, _ input: ControllerDepth) -> Float {
+        input.contribution(at: channel.controllers[input.controller & 127])
     }
 
     /// A controller's value on `channel` as sfizz reads it, value/127.
     private static func value(_ channel: Channel, _ controller: UInt8) -> Float {
         Float(channel.controllers[Int(controller & 127)]) / 127
-    }
-
-    /// The note's draw for `stream`, in [0, 1): a splitmix64 hash of the two, so every zone of
-    /// a stream draws alike and a render repeats.
-    static func draw(_ seed: UInt64, stream: UInt32) -> Float {
-        var z = seed &+ UInt64(stream) &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Float(z >> 40) / 16_777_216
     }
 }

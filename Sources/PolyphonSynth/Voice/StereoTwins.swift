@@ -69,6 +69,7 @@ extension Voice {
         let delta = o.start - p.start
         guard o.end - p.end == delta, o.loopStart - p.loopStart == delta, o.loopEnd - p.loopEnd == delta,
               o.increment == p.increment, o.isLooping == p.isLooping, o.hasLooped == p.hasLooped,
+              o.loopsLeft == p.loopsLeft,
               o.isFinished == p.isFinished, o.phase == p.phase &+ UInt64(bitPattern: Int64(delta) << 32),
               voice.pointee.ramp == other.pointee.ramp else { return nil }
         return delta
@@ -89,6 +90,8 @@ extension Voice {
         ramp = g
         twin.oscillator.phase = osc.phase &+ UInt64(bitPattern: Int64(delta) << 32)
         twin.oscillator.hasLooped = osc.hasLooped
+        twin.oscillator.isLooping = osc.isLooping
+        twin.oscillator.loopsLeft = osc.loopsLeft
         twin.oscillator.isFinished = osc.isFinished
         twin.ramp = g
         return produced

@@ -12,7 +12,7 @@ extension Voice {
                                  context: RenderContext) -> Int {
         let velocity = note.velocity
         func value(_ v: NoteStartValue, _ draw: Float = 0) -> Float {
-            v.value(velocity: velocity, draw: draw) { ch.controllers[Int($0)] }
+            v.value(velocity: velocity, draw: draw) { ch.controllers[$0] }
         }
         if let offset = shape.offset {
             // Whole frames, as sfizz's integer offsets; the oscillator clamps to the sample. An
@@ -21,22 +21,31 @@ extension Voice {
             generators[Int(GeneratorType.startAddrsOffset.rawValue)] += frames
             setUpOscillator()
         }
+        if let repeats = shape.loopRepeats { oscillator.loopsLeft = max(repeats, 0) }
         if let envelope = shape.volumeEnvelope {
-            func set(_ type: GeneratorType, _ timecents: Float) { generators[Int(type.rawValue)] = timecents }
-            let stretch = SFZZoneMapping.envelopeTimeStretch
-            set(.delayVolEnv, Self.timecents(value(envelope.delay), zero: -32768))
-            set(.attackVolEnv, Self.timecents(value(envelope.attack), zero: -32768))
-            set(.holdVolEnv, Self.timecents(value(envelope.hold), zero: -32768))
-            set(.decayVolEnv, Self.timecents(value(envelope.decay) * stretch, zero: -12000))
-            set(.releaseVolEnv, Self.timecents(value(envelope.release) * stretch, zero: -12000))
-            let sustain = Self.bounded(value(envelope.sustain), 0...1)
-            set(.sustainVolEnv, sustain > 0 ? min(-200 * Float(Math.log10(Double(sustain))), 1440) : 1440)
+            writeVolumeEnvelope(envelope, channel: ch)
             startEnvelopesAndLFOs(context, startLevel: Self.bounded(value(envelope.start), 0...1))
         }
         guard let delay = shape.delay else { return 0 }
         // sfizz bounds the delay to 0…100 s.
         let seconds = Self.bounded(value(delay, draws.delay), 0...100)
         return Int(Double(seconds) * context.outputRate)
+    }
+
+    /// Writes sfizz's amplitude envelope stages for this note, at `ch`'s controllers, over the
+    /// voice's volume-envelope generators.
+    mutating func writeVolumeEnvelope(_ envelope: VolumeEnvelopeShape, channel ch: Channel) {
+        let velocity = note.velocity
+        func value(_ v: NoteStartValue) -> Float { v.value(velocity: velocity, draw: 0) { ch.controllers[$0] } }
+        func set(_ type: GeneratorType, _ timecents: Float) { generators[Int(type.rawValue)] = timecents }
+        let stretch = SFZZoneMapping.envelopeTimeStretch
+        set(.delayVolEnv, Self.timecents(value(envelope.delay), zero: -32768))
+        set(.attackVolEnv, Self.timecents(value(envelope.attack), zero: -32768))
+        set(.holdVolEnv, Self.timecents(value(envelope.hold), zero: -32768))
+        set(.decayVolEnv, Self.timecents(value(envelope.decay) * stretch, zero: -12000))
+        set(.releaseVolEnv, Self.timecents(value(envelope.release) * stretch, zero: -12000))
+        let sustain = Self.bounded(value(envelope.sustain), 0...1)
+        set(.sustainVolEnv, sustain > 0 ? min(-200 * Float(Math.log10(Double(sustain))), 1440) : 1440)
     }
 
     /// `x` within `range`; NaN (∞ − ∞ from absurd depths) as the lower end.

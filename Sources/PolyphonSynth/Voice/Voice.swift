@@ -150,7 +150,8 @@ struct Voice {
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
         // A SoundFont voice leaves the shaping state alone, unless a shaped voice left it set.
         if region.shaping != nil || isShaped {
-            shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
+            shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, noteSeed: noteSeed,
+                               outputRate: context.outputRate)
             shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
             shapedLFOs.start(region.shaping, rate: context.outputRate)
             routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
@@ -258,6 +259,7 @@ struct Voice {
         updateModulation(ch, context)
         updateParameters(ch, context)
         if isShaped {
+            if shapedAmplitude.dynamicEnvelope != nil { followDynamicEnvelope(ch, context) }
             if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
             if routedModulation.isActive {
                 routedModulation.channelChanged(ch)

@@ -200,11 +200,7 @@ extension Voice {
     /// and attack begin at `startLevel` (SFZ `ampeg_start`; 0 for SF2).
     mutating func startEnvelopesAndLFOs(_ context: RenderContext, startLevel: Float = 0) {
         let rate = context.outputRate
-        var volume = StageFrames(delay: seconds(.delayVolEnv, allowZero: true) * rate,
-                                 attack: seconds(.attackVolEnv, allowZero: true) * rate,
-                                 hold: seconds(.holdVolEnv, keyScale: .keynumToVolEnvHold, allowZero: true) * rate,
-                                 decay: seconds(.decayVolEnv, keyScale: .keynumToVolEnvDecay) * rate,
-                                 release: releaseSeconds(volume: true) * rate)
+        let volume = volumeStageFrames(context)
         var modulation = StageFrames(delay: seconds(.delayModEnv, allowZero: true) * rate,
                                      attack: seconds(.attackModEnv, allowZero: true) * rate,
                                      hold: seconds(.holdModEnv, keyScale: .keynumToModEnvHold, allowZero: true) * rate,
@@ -212,7 +208,6 @@ extension Voice {
                                      release: releaseSeconds(volume: false) * rate)
         var modLfoDelay = seconds(.delayModLFO) * rate, vibLfoDelay = seconds(.delayVibLFO) * rate
         if context.fluidSynthBlockTiming {
-            volume = FluidSynthBlockTiming.stages(volume)
             modulation = FluidSynthBlockTiming.stages(modulation)
             modLfoDelay = FluidSynthBlockTiming.lfoDelay(modLfoDelay)
             vibLfoDelay = FluidSynthBlockTiming.lfoDelay(vibLfoDelay)
@@ -228,6 +223,17 @@ extension Voice {
         vibratoLFO.start(delayFrames: vibLfoDelay,
                          frequency: Double(Units.absoluteCentsToHertz(total(.freqVibLFO))),
                          sampleRate: rate)
+    }
+
+    /// The volume envelope's stage times in frames, from the generators.
+    func volumeStageFrames(_ context: RenderContext) -> StageFrames {
+        let rate = context.outputRate
+        let volume = StageFrames(delay: seconds(.delayVolEnv, allowZero: true) * rate,
+                                 attack: seconds(.attackVolEnv, allowZero: true) * rate,
+                                 hold: seconds(.holdVolEnv, keyScale: .keynumToVolEnvHold, allowZero: true) * rate,
+                                 decay: seconds(.decayVolEnv, keyScale: .keynumToVolEnvDecay) * rate,
+                                 release: releaseSeconds(volume: true) * rate)
+        return context.fluidSynthBlockTiming ? FluidSynthBlockTiming.stages(volume) : volume
     }
 
     /// FluidSynth never lets a volume release be shorter than −7200 tc (≈16 ms), to avoid clicks.

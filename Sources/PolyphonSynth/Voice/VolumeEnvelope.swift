@@ -41,6 +41,29 @@ struct VolumeEnvelope {
         skipEmptyStages()
     }
 
+    /// New stage times (frames) and sustain while the envelope runs (SFZ `ampeg_dynamic`, sfizz's
+    /// `ADSREnvelope::updateValues`): the running stage goes on from its level at its new pace —
+    /// the attack's rest takes (1 − level) × attack, a delay or hold counts its new length from
+    /// where it began, and a sustain lowered below the level is reached at the decay's pace.
+    /// (sfizz_render restarts a dynamic delay or hold each 16 frames, so they never end; the
+    /// envelope does not copy that.)
+    mutating func retime(_ frames: StageFrames, sustainCentibels: Float) {
+        switch stage {
+        case .delay: remaining += frames.delay - delayFrames
+        case .attack: remaining = Double(1 - value) * frames.attack
+        case .hold: remaining += frames.hold - holdFrames
+        default: break
+        }
+        delayFrames = frames.delay
+        attackFrames = frames.attack
+        holdFrames = frames.hold
+        decayRate = frames.decay > 0 ? Float(1 / frames.decay) : 1
+        releaseRate = frames.release > 0 ? Float(1 / frames.release) : 1
+        sustainLevel = max(0, min(1, 1 - sustainCentibels / 960))
+        if stage == .sustain && value > sustainLevel { stage = .decay }
+        skipEmptyStages()
+    }
+
     /// Release time may change until note-off (modulators on generator 38).
     mutating func setRelease(frames: Double) {
         releaseRate = frames > 0 ? Float(1 / frames) : 1
