@@ -22,6 +22,7 @@ import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from midi_writing import write_timed_midi
 from wav_reading import read_wav
 
 RATE = 44100
@@ -36,16 +37,8 @@ def write_wav(path, channels):
 
 def write_midi(path, events, end):
     """`events`: (seconds, status bytes); 960 ticks are 1 s."""
-    def vlq(n):
-        out = [n & 0x7F]; n >>= 7
-        while n: out.insert(0, (n & 0x7F) | 0x80); n >>= 7
-        return bytes(out)
-    track, last = vlq(0) + b'\xff\x51\x03' + struct.pack('>I', 500000)[1:], 0
-    for seconds, message in sorted(events, key=lambda e: e[0]):
-        tick = int(round(seconds * 960))
-        track += vlq(tick - last) + bytes(message); last = tick
-    track += vlq(int(end * 960) - last) + b'\xff\x2f\x00'
-    open(path, 'wb').write(b'MThd' + struct.pack('>IHHH', 6, 0, 1, 480) + b'MTrk' + struct.pack('>I', len(track)) + track)
+    write_timed_midi(path, [(int(round(seconds * 960)), bytes(message)) for seconds, message in events],
+                     end_tick=int(end * 960))
 
 # Regions: (keys, opcodes); notes: (key, velocity, controllers set before it, controllers moved
 # half way through it, label). Mono regions play s.wav, stereo ones st.wav.
