@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
+from sfizz_rendering import render_both
 from wav_reading import read_wav
 
 RATE = 44100
@@ -139,10 +140,7 @@ def tone_db(x, hertz):
     return 20 * math.log10(math.sqrt(c * c + s * s) * 2 / len(x) / math.sqrt(2) + 1e-30)
 
 def render(sfizz, polyphon, work, name):
-    subprocess.run([sfizz, '--sfz', f'{work}/{name}.sfz', '--midi', f'{work}/notes.mid', '--wav',
-                    f'{work}/{name}-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/notes.mid', '-s', f'{work}/{name}.sfz', '-o',
-                    f'{work}/{name}-polyphon.wav', '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/{name}.sfz', f'{work}/notes.mid', f'{work}/{name}-sfizz.wav', f'{work}/{name}-polyphon.wav', RATE)
     return read_wav(f'{work}/{name}-sfizz.wav'), read_wav(f'{work}/{name}-polyphon.wav')
 
 def compare(a, b, title):

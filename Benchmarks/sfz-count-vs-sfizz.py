@@ -17,6 +17,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
+from sfizz_rendering import render_both
 from wav_reading import read_wav
 
 RATE = 44100
@@ -50,10 +51,7 @@ def main():
     for i, (key, _, held) in enumerate(CASES):
         timed += [(960 * (i + 1), bytes([0x90, key, 127])), (960 * (i + 1) + int(held * 960), bytes([0x80, key, 0]))]
     write_timed_midi(f'{work}/count.mid', timed)
-    subprocess.run([sfizz, '--sfz', f'{work}/count.sfz', '--midi', f'{work}/count.mid', '--wav', f'{work}/sfizz.wav',
-                    '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/count.mid', '-s', f'{work}/count.sfz', '-o', f'{work}/polyphon.wav',
-                    '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/count.sfz', f'{work}/count.mid', f'{work}/sfizz.wav', f'{work}/polyphon.wav', RATE)
     a, b = read_wav(f'{work}/sfizz.wav'), read_wav(f'{work}/polyphon.wav')
     def sounding(x, i):
         w = np.abs(x[RATE * (i + 1):RATE * (i + 2), 0])

@@ -16,6 +16,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
+from sfizz_rendering import render_both
 from wav_reading import read_wav
 
 RATE = 44100
@@ -48,10 +49,7 @@ def main():
         timed += [(at - 96, bytes([0xB0, 1, 0])), (at, bytes([0x90, key, 127])), (at + 96, bytes([0xB0, 1, 127])),
                   (at + 864, bytes([0x80, key, 0]))]
     write_timed_midi(f'{work}/dynamic.mid', timed)
-    subprocess.run([sfizz, '--sfz', f'{work}/dynamic.sfz', '--midi', f'{work}/dynamic.mid', '--wav',
-                    f'{work}/sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/dynamic.mid', '-s', f'{work}/dynamic.sfz', '-o',
-                    f'{work}/polyphon.wav', '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/dynamic.sfz', f'{work}/dynamic.mid', f'{work}/sfizz.wav', f'{work}/polyphon.wav', RATE)
     a, b = read_wav(f'{work}/sfizz.wav'), read_wav(f'{work}/polyphon.wav')
     def level(x, note, t):
         w = x[int((note + 1 + t) * RATE):int((note + 1 + t + 0.005) * RATE), 0]

@@ -29,6 +29,7 @@ base = types.ModuleType('sfz_vs_sfizz')
 base.__file__ = os.path.join(here, 'sfz-vs-sfizz.py')
 source = open(os.path.join(here, 'sfz-vs-sfizz.py')).read().replace('\nmain()\n', '\n')
 exec(compile(source, 'sfz-vs-sfizz.py', 'exec'), base.__dict__)
+from sfizz_rendering import render_both
 RATE, write_wav, read_wav = base.RATE, base.write_wav, base.read_wav
 
 SINES = {'a': 300, 'b': 400, 'c': 500, 'd': 600, 'e': 700}
@@ -127,10 +128,7 @@ def write_midi(path, events):
 
 def render(sfizz, polyphon, work, name, events):
     write_midi(f'{work}/{name}.mid', events)
-    subprocess.run([sfizz, '--sfz', f'{work}/{name}.sfz', '--midi', f'{work}/{name}.mid', '--wav',
-                    f'{work}/{name}-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/{name}.mid', '-s', f'{work}/{name}.sfz', '-o',
-                    f'{work}/{name}-polyphon.wav', '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/{name}.sfz', f'{work}/{name}.mid', f'{work}/{name}-sfizz.wav', f'{work}/{name}-polyphon.wav', RATE, polyphon_rate=False)
     return read_wav(f'{work}/{name}-sfizz.wav')[:, 0], read_wav(f'{work}/{name}-polyphon.wav')[:, 0]
 
 def envelope(x, start, seconds=0.95):

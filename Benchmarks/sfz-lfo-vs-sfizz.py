@@ -20,6 +20,7 @@ import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sfizz_rendering import render_both
 from wav_reading import read_wav
 
 RATE = 48000
@@ -92,10 +93,7 @@ def main():
     lines += ['<region> sample=c4.wav lokey=100 hikey=127']  # never played: not a drum kit
     open(f'{work}/lfo.sfz', 'w').write('\n'.join(lines) + '\n')
     write_midi(f'{work}/lfo.mid', [key for key, _, _, _ in NOTES])
-    subprocess.run([sfizz, '--sfz', f'{work}/lfo.sfz', '--midi', f'{work}/lfo.mid', '--wav', f'{work}/sfizz.wav',
-                    '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/lfo.mid', '-s', f'{work}/lfo.sfz', '-o', f'{work}/polyphon.wav',
-                    '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/lfo.sfz', f'{work}/lfo.mid', f'{work}/sfizz.wav', f'{work}/polyphon.wav', RATE)
     a, b = read_wav(f'{work}/sfizz.wav'), read_wav(f'{work}/polyphon.wav')
     def window(x, i, time, channel=0):
         start = int((0.1 + i * SPACING + time - 0.005) * RATE)

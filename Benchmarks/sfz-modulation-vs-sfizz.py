@@ -25,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
+from sfizz_rendering import render_both
 from wav_reading import read_wav
 
 # sfizz's filters run at its default 48 kHz whatever the output rate (Voice::setMaxFiltersPerVoice
@@ -122,10 +123,7 @@ def main():
     lines += ['<region> lokey=100 hikey=127']
     open(f'{work}/filters.sfz', 'w').write('\n'.join(lines) + '\n')
     write_midi(f'{work}/notes.mid', [(k, v) for k, v, _, _, _ in FILTERS], 0.95)
-    subprocess.run([sfizz, '--sfz', f'{work}/filters.sfz', '--midi', f'{work}/notes.mid', '--wav', f'{work}/sfizz.wav',
-                    '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/notes.mid', '-s', f'{work}/filters.sfz', '-o', f'{work}/polyphon.wav',
-                    '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/filters.sfz', f'{work}/notes.mid', f'{work}/sfizz.wav', f'{work}/polyphon.wav', RATE)
     a, b = read_wav(f'{work}/sfizz.wav'), read_wav(f'{work}/polyphon.wav')
     freqs = np.fft.rfftfreq(N, 1 / RATE)
     ref_a = power(a[int(0.2 * RATE):int(0.9 * RATE), 0])
@@ -163,10 +161,7 @@ def envelopes(sfizz, polyphon, work):
     write_wav(f'{work}/c4.wav', 0.5 * np.sin(2 * np.pi * 261.6255653 * t))
     open(f'{work}/envelopes.sfz', 'w').write(ENVELOPES)
     write_midi(f'{work}/envelopes.mid', [(60, 127), (62, 100), (101, 100), (64, 127)], 1.2, spacing=3)
-    subprocess.run([sfizz, '--sfz', f'{work}/envelopes.sfz', '--midi', f'{work}/envelopes.mid', '--wav',
-                    f'{work}/envelopes-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/envelopes.mid', '-s', f'{work}/envelopes.sfz', '-o',
-                    f'{work}/envelopes-polyphon.wav', '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/envelopes.sfz', f'{work}/envelopes.mid', f'{work}/envelopes-sfizz.wav', f'{work}/envelopes-polyphon.wav', RATE)
     a, b = read_wav(f'{work}/envelopes-sfizz.wav'), read_wav(f'{work}/envelopes-polyphon.wav')
     def cents(x):
         s = np.where((x[:-1] < 0) & (x[1:] >= 0))[0]; z = s + (-x[s] / (x[s + 1] - x[s]))
@@ -251,10 +246,7 @@ def controllers(sfizz, polyphon, work):
         timed += [(at, bytes([0xB0, 21, 0])), (at + 1, bytes([0x90, key, 127])), (at + 384, bytes([0xB0, 21, 127])),
                   (at + 864, bytes([0x80, key, 0]))]
     write_timed_midi(f'{work}/controllers.mid', timed)
-    subprocess.run([sfizz, '--sfz', f'{work}/controllers.sfz', '--midi', f'{work}/controllers.mid', '--wav',
-                    f'{work}/controllers-sfizz.wav', '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/controllers.mid', '-s', f'{work}/controllers.sfz', '-o',
-                    f'{work}/controllers-polyphon.wav', '--rate', str(RATE), '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/controllers.sfz', f'{work}/controllers.mid', f'{work}/controllers-sfizz.wav', f'{work}/controllers-polyphon.wav', RATE)
     a, b = read_wav(f'{work}/controllers-sfizz.wav'), read_wav(f'{work}/controllers-polyphon.wav')
     def level(x, start, length):
         w = x[int(start * RATE):int((start + length) * RATE), 0]

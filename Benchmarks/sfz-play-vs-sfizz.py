@@ -19,6 +19,7 @@ base = types.ModuleType('sfz_vs_sfizz')
 base.__file__ = os.path.join(here, 'sfz-vs-sfizz.py')
 source = open(os.path.join(here, 'sfz-vs-sfizz.py')).read().replace('\nmain()\n', '\n')
 exec(compile(source, 'sfz-vs-sfizz.py', 'exec'), base.__dict__)
+from sfizz_rendering import render_both
 RATE, write_wav, read_wav, hertz, db, window = base.RATE, base.write_wav, base.read_wav, base.hertz, base.db, base.window
 
 SINES = {'a': 300, 'b': 400, 'c': 500, 'd': 600, 'e': 700}
@@ -80,10 +81,7 @@ def main():
     write_wav(f'{work}/r.wav', [math.sin(2 * math.pi * 700 * i / RATE) for i in range(int(0.3 * RATE))])
     write_midi(f'{work}/play.mid')
     open(f'{work}/play.sfz', 'w').write(INSTRUMENT)
-    subprocess.run([sfizz, '--sfz', f'{work}/play.sfz', '--midi', f'{work}/play.mid', '--wav', f'{work}/play-sfizz.wav',
-                    '-s', str(RATE)], check=True, capture_output=True)
-    subprocess.run([polyphon, 'render', f'{work}/play.mid', '-s', f'{work}/play.sfz', '-o', f'{work}/play-polyphon.wav',
-                    '-q'], check=True, capture_output=True)
+    render_both(sfizz, polyphon, f'{work}/play.sfz', f'{work}/play.mid', f'{work}/play-sfizz.wav', f'{work}/play-polyphon.wav', RATE, polyphon_rate=False)
     a, b = read_wav(f'{work}/play-sfizz.wav'), read_wav(f'{work}/play-polyphon.wav')
     rows = [('round robin 1', 0.1), ('round robin 2', 1.1), ('round robin 3', 2.1), ('round robin 4', 3.1),
             ('sw_default', 4.1), ('sw_last 37', 5.1), ('locc1=64 (CC1 100)', 6.1), ('hicc1=63 (CC1 0)', 7.1),

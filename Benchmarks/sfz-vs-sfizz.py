@@ -16,6 +16,7 @@ import math, os, struct, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sfizz_rendering import render_both
 from wav_reading import read_wav
 
 RATE = 44100
@@ -75,10 +76,7 @@ def main():
     for name, text in INSTRUMENTS.items():
         open(f'{work}/{name}', 'w').write(text)
         base = name[:-4]
-        subprocess.run([sfizz, '--sfz', f'{work}/{name}', '--midi', f'{work}/notes.mid', '--wav', f'{work}/{base}-sfizz.wav',
-                        '-s', str(RATE)], check=True, capture_output=True)
-        subprocess.run([polyphon, 'render', f'{work}/notes.mid', '-s', f'{work}/{name}', '-o', f'{work}/{base}-polyphon.wav',
-                        '-q'], check=True, capture_output=True)
+        render_both(sfizz, polyphon, f'{work}/{name}', f'{work}/notes.mid', f'{work}/{base}-sfizz.wav', f'{work}/{base}-polyphon.wav', RATE, polyphon_rate=False)
         a, b = read_wav(f'{work}/{base}-sfizz.wav'), read_wav(f'{work}/{base}-polyphon.wav')
         print(f'## {name} (Polyphon − sfizz)\n\n| note | key | velocity | sfizz Hz | cents | dB left | dB right |\n|---|---|---|---|---|---|---|')
         offsets = []
