@@ -132,13 +132,19 @@ extension JamBrowserTests {
             try Data(Self.karaoke().serialized()).write(to: URL(fileURLWithPath: out + "/song.kar"))
             let plan: [String: Any] = ["seconds": 11, "seekSeconds": 8, "karaokeSeconds": [1.6, 3.3]]
             try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: out + "/song.json"))
-            let (bank, result) = try await Self.runPage(script: Self.fileScript, out: out)
+            let (bank, result) = try await Self.runPage(script: Self.fileScript, out: out, offerSongs: true)
             let rate = try #require(result["sampleRate"] as? Double)
 
             // A file that is not one: the reader's message names it and the problem; the page goes on.
             let bad = try #require(result["badFile"] as? String)
             print("jam, a file that is no MIDI file: \(bad)")
             #expect(bad.contains("not-midi.mid") && bad.contains("not a Standard MIDI File"))
+            // Dropped on the page, it is named in the page's message, shown as an error.
+            let dropped = try #require(result["droppedFile"] as? [String: Any])
+            print("jam, a file dropped that is no MIDI file: \(dropped)")
+            let droppedText = dropped["text"] as? String ?? ""
+            #expect(droppedText.hasPrefix("Could not open dropped.mid") && droppedText.contains("not a Standard MIDI File"))
+            #expect(dropped["shownAsError"] as? Bool == true)
 
             // What the page read.
             let summary = try #require(result["summary"] as? [String: Any])
@@ -186,6 +192,10 @@ extension JamBrowserTests {
                 #expect(count == page.count && Measure.db(Measure.rms(page[...])) > -50, "\(name)")
                 #expect(worst < -120, "\(name)")
             }
+            // The seek bar's readout at 8 s: bar 9, beat 1 (a bar lasts a second), and the time.
+            let seekShown = try #require(result["seekShown"] as? String)
+            print("jam seek to 8 s shows \"\(seekShown)\"")
+            #expect(seekShown.split(separator: " ") == ["9:1", "0:08.0", "/", "0:11.0"])
             // Muting took something audible away.
             let (_, _, mutedAway) = Self.difference(full, muted)
             #expect(mutedAway > -40)
@@ -208,6 +218,12 @@ extension JamBrowserTests {
             let exportedNoteTicks = exported.timedEvents().filter(\.message.isNoteOn).map(\.tick).sorted()
             print("jam song export (.mid): tempos \(exportedTempos), \(exportedNoteTicks.count) notes")
             #expect(exportedTempos == [[0, 250_000]] && exportedNoteTicks == songNoteTicks)
+            // Channels 1 and 10 soloed: only their notes are exported.
+            let soloed = try MIDIFile(contentsOfFile: out + "/soloed.mid").timedEvents().compactMap { e -> Int? in
+                if case .noteOn(let c, _, let v) = e.message, v > 0 { return Int(c) }
+                return nil
+            }
+            #expect(soloed.filter { $0 == 0 }.count == 30 && soloed.filter { $0 == 9 }.count == 80 && soloed.count == 110)
             let wav = try AudioFile(contentsOf: out + "/exported.wav")
             let withoutDrums = Array(try Self.nativeRender(Self.song(drums: false), bank: bank, rate: rate).prefix(Int(11 * rate)))
             let (differing, count, worst) = Self.difference(wav.channels[0], withoutDrums)
@@ -240,6 +256,10 @@ extension JamBrowserTests {
             let roll = try #require(result["rollPixels"] as? [String: Int])
             print("jam piano roll: \(roll) pixels painted")
             #expect(roll.values.allSatisfy { $0 > 500 })
+            // Coloured by channel: piano, bass and drums each in a colour of their own.
+            let rollColours = try #require(result["rollColours"] as? [String: Int])
+            print("jam piano roll: \(rollColours) colours")
+            #expect(rollColours.values.allSatisfy { $0 >= 3 })
             #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
             #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
             try Self.keepScreenshots(["song-desktop.png", "song-phone.png"], from: out)
@@ -247,6 +267,8 @@ extension JamBrowserTests {
             // A .kar file's syllables come back in order on their times, without its "@" headers;
             // the line shown is the one sung, its current syllable highlighted.
             let karaoke = try #require(result["karaoke"] as? [String: Any])
+            // Opened from the folder the server offers, listed by file name only.
+            #expect(karaoke["listed"] as? [String] == ["song.kar", "song.mid"])
             let karLyrics = try #require(karaoke["lyrics"] as? [[String: Any]])
             #expect(karLyrics.map { $0["text"] as? String ?? "" } == ["\\Twin", "kle ", "twin", "kle", "/Lit", "tle ", "star"])
             #expect(karLyrics.enumerated().allSatisfy { abs(($1["time"] as? Double ?? -1) - (0.25 + 0.5 * Double($0))) < 1e-9 })
