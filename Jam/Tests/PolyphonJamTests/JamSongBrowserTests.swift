@@ -230,7 +230,9 @@ extension JamBrowserTests {
             print("jam song export (.wav, drums muted) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")
             #expect(count > Int(10 * rate) && worst < -120)
 
-            // A layer played on the keyboard over the song (on a channel of its own, 3) exports with it.
+            // The drums muted, a drum part played on the keyboard over the song (on a channel of
+            // its own, 3, made a GS rhythm part) exports with it: the song's piano and bass and
+            // the played snare, not the song's drums.
             let over = try MIDIFile(contentsOfFile: out + "/over.mid")
             let overNotes = over.timedEvents().compactMap { e -> (channel: Int, key: Int, seconds: Double)? in
                 if case .noteOn(let c, let k, let v) = e.message, v > 0 { return (Int(c), Int(k), e.seconds) }
@@ -238,11 +240,14 @@ extension JamBrowserTests {
             }
             let played = overNotes.filter { $0.channel == 2 }
             print("jam layer over the song: \(played.map { "key \($0.key) at \($0.seconds) s" }), \(overNotes.count) notes in all")
-            #expect(overNotes.count == 131 && played.map(\.key) == [84] && played.allSatisfy { $0.seconds > 0.3 })
+            #expect(overNotes.count == 51 && played.map(\.key) == [38] && played.allSatisfy { $0.seconds > 0.3 })
+            #expect(over.timedEvents().contains {
+                if case .systemExclusive(let body) = $0.message { body.starts(with: [0x41, 0x10, 0x42, 0x12, 0x40, 0x13, 0x15, 0x02]) } else { false }
+            }, "channel 3 made a rhythm part")
             // The layer lands on the song's beats: its note's tick is its frame at the song's 240 bpm.
-            let playedTick = over.timedEvents().first { if case .noteOn(2, 84, let v) = $0.message { v > 0 } else { false } }?.tick ?? -1
+            let playedTick = over.timedEvents().first { if case .noteOn(2, 38, let v) = $0.message { v > 0 } else { false } }?.tick ?? -1
             let playedFrame = try #require(result["overFrame"] as? Double)
-            print("jam layer over the song: key 84 on frame \(playedFrame), tick \(playedTick) of 480 per quarter at 240 bpm")
+            print("jam layer over the song: key 38 on frame \(playedFrame), tick \(playedTick) of 480 per quarter at 240 bpm")
             #expect(over.ticksPerQuarterNote == 480 && playedTick == Int((playedFrame / rate * 1920).rounded()))
 
             // Paused, the song stays where it is; played again, it goes on from there.

@@ -8,7 +8,7 @@ does. Opens URL (a running `polyphon jam`), waits for jam.ready, then: loads a f
 MIDI file, and drops one on the page (their errors go to result.json), and then song.mid (its
 summary too); plays it whole (full.f32: left then right channel, from the frame
 playback started on), again with channel 10 muted (muted.f32), then from a position set with
-seekFile (seek.f32, with the bar:beat and time shown there), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); exports it with channel 10 muted (exported.mid, exported.wav) and with channels 1 and 10 soloed (soloed.mid); records a keyboard layer over it and exports both (over.mid);
+seekFile (seek.f32, with the bar:beat and time shown there), twice as fast and three semitones up (faster.f32), with bars 3–4 looped (loop.f32), with channel 2 at volume 64 (volume.f32); exports it with channel 10 muted (exported.mid, exported.wav) and with channels 1 and 10 soloed (soloed.mid); mutes its drums, records a drum layer on the keyboard over it and exports both (over.mid);
 pauses and resumes; gives channel 1 another instrument; opens song.kar from the server's list and reads the lyric line
 shown at the times song.json names (karaokeSeconds). Exit 2 when Chromium
 or selenium is missing, 1 when the page fails.
@@ -83,13 +83,15 @@ try:
         const mid = await jam.exportSong("mid"); await jam.soloChannel(0, false); await jam.soloChannel(9, false);
         return bytes64(mid);""")))
 
-    # A layer recorded on the keyboard while the song plays, exported with the song.
-    over = run("""jam.clearTake(); await jam.setInstrument(0); await jam.startRecording(); await sleep(700);
-                  jam.noteOn(84, 100); await sleep(200); jam.noteOff(84); await sleep(200);
+    # The drums muted and a drum layer recorded on the keyboard while the song plays, exported with the song.
+    over = run("""jam.clearTake(); await jam.muteChannel(9, true); await jam.setInstrument(0, { drums: true });
+                  await jam.startRecording(); await sleep(700);
+                  jam.noteOn(38, 100); await sleep(200); jam.noteOff(38); await sleep(200);
                   const take = await jam.stopRecording(); const mid = await jam.exportSong("mid"); jam.clearTake();
+                  await jam.muteChannel(9, false); await jam.setInstrument(0);
                   return { take, mid: bytes64(mid) };""")
     page.write("over.mid", base64.b64decode(over["mid"]))
-    over_frame = next(e[0] for e in over["take"]["layers"][-1]["events"] if e[1] & 0xF0 == 0x90 and e[2] == 84 and e[3] > 0)
+    over_frame = next(e[0] for e in over["take"]["layers"][-1]["events"] if e[1] & 0xF0 == 0x90 and e[2] == 38 and e[3] > 0)
 
     # Pause and play again: the song goes on from where it paused.
     paused = run("""await jam.playFile(); await sleep(1500); const at = await jam.pauseFile(); await sleep(500);
