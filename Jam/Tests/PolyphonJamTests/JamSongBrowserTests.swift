@@ -261,10 +261,16 @@ extension JamBrowserTests {
             let roll = try #require(result["rollPixels"] as? [String: Int])
             print("jam piano roll: \(roll) pixels painted")
             #expect(roll.values.allSatisfy { $0 > 500 })
-            // Coloured by channel: piano, bass and drums each in a colour of their own.
-            let rollColours = try #require(result["rollColours"] as? [String: Int])
-            print("jam piano roll: \(rollColours) colours")
-            #expect(rollColours.values.allSatisfy { $0 >= 3 })
+            // Coloured by channel: piano, bass and drums each in a colour of their own, told
+            // apart at a glance (each two at least 100 apart in 8-bit RGB).
+            let rollColours = try #require(result["rollColours"] as? [String: [[Int]]])
+            for (name, colours) in rollColours {
+                let apart = colours.indices.flatMap { i in colours.indices.filter { $0 > i }.map { j in
+                    sqrt(Double(zip(colours[i], colours[j]).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)))
+                } }
+                print("jam piano roll (\(name)): colours \(colours), at least \(apart.min() ?? 0) apart")
+                #expect(colours.count == 3 && apart.allSatisfy { $0 >= 100 }, "\(name)")
+            }
             #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
             #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
             try Self.keepScreenshots(["song-desktop.png", "song-phone.png"], from: out)

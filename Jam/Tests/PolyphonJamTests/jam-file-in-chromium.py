@@ -105,8 +105,8 @@ try:
     for name, width, height in [("song-desktop.png", 1280, 800), ("song-phone.png", 844, 390)]:
         page.viewport(width, height, mobile=width < 1000)
         # The piano roll's painted pixels while the song plays.
-        # The piano roll's painted pixels while the song plays, and how many colours (not the
-        # white play head) paint at least 50 of them wholly.
+        # The piano roll's painted pixels while the song plays, and the three colours (not the
+        # white play head) that paint most of them wholly.
         painted = run("""await jam.playFile(); await sleep(1200);
             const c = document.getElementById("song-roll"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
             let n = 0; const colours = new Map();
@@ -115,7 +115,8 @@ try:
               const rgb = `${d[i - 3]},${d[i - 2]},${d[i - 1]}`;
               if (d[i] === 255 && rgb !== "255,255,255") colours.set(rgb, (colours.get(rgb) ?? 0) + 1);
             }
-            return { n, colours: [...colours.values()].filter((count) => count >= 50).length };""")
+            const top = [...colours.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([rgb]) => rgb.split(",").map(Number));
+            return { n, colours: top };""")
         roll[name], roll_colours[name] = painted["n"], painted["colours"]
         driver.save_screenshot(os.path.join(out, name))
         run("await jam.stopFile(); return 0;")

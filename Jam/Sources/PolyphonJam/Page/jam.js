@@ -575,7 +575,9 @@ function songNotes(song, sampleRate) {
 
 // MARK: The piano roll
 
-const channelColours = Array.from({ length: 16 }, (_, c) => `hsl(${(c * 137) % 360} 70% 60%)`);
+/** A colour per channel: the drums (channel 10) grey, the others 16 hues apart by at least 22.5°,
+ *  the channels songs use most (1–9) spread farthest. */
+const channelColours = Array.from({ length: 16 }, (_, c) => c === 9 ? "hsl(0 0% 78%)" : `hsl(${(c * 157.5) % 360} 70% 60%)`);
 /** Where the song is now, between the worklet's reports: the last one moved on by the clock. */
 let rollClock = null;
 
