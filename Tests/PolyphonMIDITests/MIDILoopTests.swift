@@ -53,6 +53,16 @@ import PolyphonMIDI
         #expect(search.warnings[0].description.contains("no loop"))
     }
 
+    @Test func anEndFarPastTheLastNoteIsKeptWithAWarning() {
+        // The music ends at tick 3760 (the last note-off); a loop ending on the next bar line
+        // is normal, one ending 12 beats later repeats that silence on every pass.
+        #expect(Self.file([(0, Self.marker("loopStart")), (3840, Self.marker("loopEnd"))]).findLoop().warnings.isEmpty)
+        let search = Self.file([(480, Self.marker("loopStart")), (9600, Self.marker("loopEnd"))]).findLoop()
+        #expect(search.loop == MIDILoop(startTick: 480, endTick: 9600, source: .markers))
+        #expect(search.warnings.map(\.kind) == [.endAfterMusic(endTick: 9600, musicEndTick: 3760)])
+        #expect(search.warnings[0].description.contains("5840 ticks after the music ends"))
+    }
+
     @Test func aZeroLengthLoopIsNoLoop() {
         let search = Self.file([(960, Self.marker("loopStart")), (960, Self.marker("loopEnd"))]).findLoop()
         #expect(search.loop == nil)
