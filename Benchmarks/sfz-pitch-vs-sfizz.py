@@ -11,7 +11,7 @@ SFIZZ_RENDER is sfizz's `sfizz_render`, built from sfizz's sources outside the r
 POLYPHON defaults to .build/debug/polyphon. Writes into WORKDIR (default a new temporary folder)
 a 3 s 440 Hz sine, an instrument whose keys each play it with one setting, and a MIDI file; renders
 both at 44.1 kHz and prints per note the pitch (zero crossings, cents from 440 Hz) or level in
-both. No CC message precedes the first notes: what they play comes from `set_ccN` alone. Needs
+both (levels against the note played at CC 21 = 0). No CC message precedes the first notes: what they play comes from `set_ccN` alone. Needs
 python3 with numpy.
 """
 import math, os, struct, sys, tempfile
@@ -24,7 +24,7 @@ from wav_reading import read_wav
 
 RATE = 44100
 INSTRUMENT = """<control> hint_ram_based=1 set_cc20=100 set_hdcc21=0.5 set_cc30=127
-<group> sample=s.wav pitch_keytrack=0 pitch_keycenter=69 ampeg_release=0.01
+<group> sample=s.wav pitch_keytrack=0 pitch_keycenter=69 ampeg_release=0.01 amp_veltrack=0
 <region> key=60 pitch_veltrack=1200
 <region> key=61 pitch_veltrack_oncc30=-600
 <region> key=62 bend_up=700 bend_down=-1200
@@ -93,10 +93,14 @@ def main():
     def level(x): return 20 * math.log10(np.sqrt(np.mean(x ** 2)) + 1e-30)
     print('| note | sfizz | Polyphon | Polyphon − sfizz |')
     print('|---|---|---|---|')
+    # Levels against the note at CC 21 = 0 (the programs' output levels differ by a constant,
+    # see sfz-vs-sfizz.py).
+    start, held = next((n[0], n[1]) for n in notes if n[4] == 'CC 21 = 0')
+    base_a, base_b = level(window(a, start, held)), level(window(b, start, held))
     for start, held, key, velocity, what, measure in notes[:random_from]:
         wa, wb = window(a, start, held), window(b, start, held)
-        va, vb = (cents(wa), cents(wb)) if measure == 'cents' else (level(wa), level(wb))
-        unit = 'cents' if measure == 'cents' else 'dB'
+        va, vb = (cents(wa), cents(wb)) if measure == 'cents' else (level(wa) - base_a, level(wb) - base_b)
+        unit = 'cents' if measure == 'cents' else 'dB over CC 21 = 0'
         print(f'| {what} | {va:+.2f} {unit} | {vb:+.2f} {unit} | {vb - va:+.2f} |')
     draws = [(cents(window(a, s, h)), cents(window(b, s, h))) for s, h, *_ in notes[random_from:]]
     da, db = np.array([d[0] for d in draws]), np.array([d[1] for d in draws])
