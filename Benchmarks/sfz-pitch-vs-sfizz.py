@@ -14,13 +14,14 @@ both at 44.1 kHz and prints per note the pitch (zero crossings, cents from 440 H
 both (levels against the note played at CC 21 = 0). No CC message precedes the first notes: what they play comes from `set_ccN` alone. Needs
 python3 with numpy.
 """
-import math, os, struct, sys, tempfile
+import math, os, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
 from sfizz_rendering import render_both
 from wav_reading import read_wav
+from wav_writing import write_wav16
 
 RATE = 44100
 INSTRUMENT = """<control> hint_ram_based=1 set_cc20=100 set_hdcc21=0.5 set_cc30=127
@@ -45,10 +46,7 @@ def main():
     work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-pitch')
     os.makedirs(work, exist_ok=True)
     points = 0.5 * np.sin(2 * np.pi * 440 * np.arange(3 * RATE) / RATE)
-    data = np.clip(np.round(points * 32767), -32768, 32767).astype('<i2').tobytes()
-    fmt = struct.pack('<HHIIHH', 1, 1, RATE, RATE * 2, 2, 16)
-    body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
-    open(f'{work}/s.wav', 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+    write_wav16(f'{work}/s.wav', points, RATE)
     open(f'{work}/pitch.sfz', 'w').write(INSTRUMENT)
 
     timed, notes = [], []   # notes: (start s, held s, key, velocity, what, measure)
