@@ -25,7 +25,8 @@ import PolyphonSoundFontCore
 /// and `position`);
 /// `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and `resonance_onccN` become SF2
 /// modulators, and so do `bend_up`/`bend_down`; `pitch_veltrack` and `pitch_random` are settled
-/// at note-on. `set_ccN` becomes the preset's ``PolyphonSoundFontCore/Preset/controllerDefaults``. What it cannot play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
+/// at note-on. `set_ccN` becomes the preset's `Preset.controllerDefaults`. What it cannot play
+/// yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
 ///
 /// Samples are decoded through the instrument's `SFZInstrument.sampleProvider`
 /// and copied once into the bank's pool, so the bank owns its points and any number of
