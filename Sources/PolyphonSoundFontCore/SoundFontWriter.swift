@@ -10,8 +10,8 @@ extension SoundFont {
     /// - names are cut to the 20 bytes a record holds (INFO strings are not limited).
     ///
     /// Instrument zones' play conditions (SFZ regions' round robin, keyswitches, release
-    /// triggers …) follow `pdta` in a private `LIST` of type `zext` that other SF2 readers skip;
-    /// banks without any have no such list. A zone's ``Zone/shaping`` is not written.
+    /// triggers …) and presets' controller defaults (SFZ `set_ccN`) follow `pdta` in a private
+    /// `LIST` of type `zext` that other SF2 readers skip; banks without any have no such list. A zone's ``Zone/shaping`` is not written.
     ///
     /// SF3 banks (ifil 3.x) are written with their Ogg Vorbis streams as they are. The format
     /// limits each zone table (bags, generators, modulators) to 65,535 entries; larger banks
@@ -114,12 +114,21 @@ extension SoundFont {
         out.end(shdr)
         out.end(pdta)
 
-        if let conditions = ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag) {
+        let conditions = ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag)
+        let controllerDefaults = ControllerDefaultsChunk.body(presets)
+        if conditions != nil || controllerDefaults != nil {
             let rules = out.begin("LIST")
             out.fourCC(ZoneRulesChunk.listType)
-            let izpc = out.begin(ZoneRulesChunk.playConditions)
-            out.bytes += conditions
-            out.end(izpc)
+            if let conditions {
+                let izpc = out.begin(ZoneRulesChunk.playConditions)
+                out.bytes += conditions
+                out.end(izpc)
+            }
+            if let controllerDefaults {
+                let pcdf = out.begin(ControllerDefaultsChunk.id)
+                out.bytes += controllerDefaults
+                out.end(pcdf)
+            }
             out.end(rules)
         }
 

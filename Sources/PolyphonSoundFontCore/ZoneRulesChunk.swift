@@ -119,11 +119,11 @@ extension SoundFontReader {
         let chunks = try RIFFChunkWalker.chunks(in: bytes, range: body, container: ZoneRulesChunk.listType,
                                                 file: name, warnings: &warnings)
         for chunk in chunks {
-            guard chunk.id == ZoneRulesChunk.playConditions else {
-                warn(chunk.id, chunk.offset, "unknown \(ZoneRulesChunk.listType) chunk ignored")
-                continue
+            switch chunk.id {
+            case ZoneRulesChunk.playConditions: try readPlayConditions(chunk, into: &instruments, zoneBags: zoneBags)
+            case ControllerDefaultsChunk.id: continue  // read with the presets (readControllerDefaults)
+            default: warn(chunk.id, chunk.offset, "unknown \(ZoneRulesChunk.listType) chunk ignored")
             }
-            try readPlayConditions(chunk, into: &instruments, zoneBags: zoneBags)
         }
     }
 
