@@ -10,8 +10,9 @@ extension SoundFont {
     /// - names are cut to the 20 bytes a record holds (INFO strings are not limited).
     ///
     /// Instrument zones' play conditions (SFZ regions' round robin, keyswitches, release
-    /// triggers …) follow `pdta` in a private `LIST` of type `zext` that other SF2 readers skip;
-    /// banks without any have no such list. A zone's ``Zone/shaping`` is not written.
+    /// triggers …) and voice shapings (``Zone/shaping``: SFZ filters, envelopes, LFOs …) follow
+    /// `pdta` in a private `LIST` of type `zext` that other SF2 readers skip; banks without any
+    /// have no such list.
     ///
     /// SF3 banks (ifil 3.x) are written with their Ogg Vorbis streams as they are. The format
     /// limits each zone table (bags, generators, modulators) to 65,535 entries; larger banks
@@ -114,13 +115,18 @@ extension SoundFont {
         out.end(shdr)
         out.end(pdta)
 
-        if let conditions = ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag) {
-            let rules = out.begin("LIST")
+        let rules = [(ZoneRulesChunk.playConditions,
+                      ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag)),
+                     (VoiceShapingChunk.id, VoiceShapingChunk.body(instruments, firstBag: instrumentTables.firstBag))]
+        if rules.contains(where: { $0.1 != nil }) {
+            let list = out.begin("LIST")
             out.fourCC(ZoneRulesChunk.listType)
-            let izpc = out.begin(ZoneRulesChunk.playConditions)
-            out.bytes += conditions
-            out.end(izpc)
-            out.end(rules)
+            for case let (id, body?) in rules {
+                let chunk = out.begin(id)
+                out.bytes += body
+                out.end(chunk)
+            }
+            out.end(list)
         }
 
         out.end(riff)

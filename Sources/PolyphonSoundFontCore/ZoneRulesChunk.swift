@@ -1,6 +1,7 @@
 /// The play-time rules of instrument zones (``Zone/playCondition``, SFZ regions' round robin,
 /// keyswitches, release triggers …) in a SoundFont file: a private `LIST` of type `zext` after
-/// `pdta`, holding one `izpc` chunk.
+/// `pdta`, holding one `izpc` chunk (and, for zones with a ``Zone/shaping``, one `izvs` chunk:
+/// ``VoiceShapingChunk``).
 ///
 /// SF2 has no place for them, and SF2 readers skip a RIFF list they do not know (FluidSynth
 /// reads INFO, sdta and pdta and stops; this reader ignores unknown lists), so a bank written
@@ -41,6 +42,15 @@ enum ZoneRulesChunk {
         guard count > 0 else { return nil }
         for i in 0..<4 { out.bytes[4 + i] = UInt8(truncatingIfNeeded: count >> UInt32(8 * i)) }
         return out.bytes
+    }
+
+    /// Where each `ibag` index sits in the model: (instrument, zone).
+    static func zoneOfBag(_ zoneBags: [[Int]]) -> [Int: (instrument: Int, zone: Int)] {
+        var zoneOfBag: [Int: (instrument: Int, zone: Int)] = [:]
+        for (i, bags) in zoneBags.enumerated() {
+            for (z, bag) in bags.enumerated() { zoneOfBag[bag] = (i, z) }
+        }
+        return zoneOfBag
     }
 
     private static func write(_ c: PlayCondition, into out: inout RIFFWriter) {
@@ -96,13 +106,13 @@ enum ZoneRulesChunk {
 }
 
 extension RIFFWriter {
-    fileprivate mutating func f32(_ v: Float) { u32(v.bitPattern) }
-    fileprivate mutating func i64(_ v: Int) {
+    mutating func f32(_ v: Float) { u32(v.bitPattern) }
+    mutating func i64(_ v: Int) {
         let bits = UInt64(bitPattern: Int64(v))
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
     }
-    fileprivate mutating func flag(_ v: Bool) { bytes.append(v ? 1 : 0) }
-    fileprivate mutating func range(_ r: ClosedRange<UInt8>) {
+    mutating func flag(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    mutating func range(_ r: ClosedRange<UInt8>) {
         bytes.append(r.lowerBound)
         bytes.append(r.upperBound)
     }
@@ -111,19 +121,20 @@ extension RIFFWriter {
 // MARK: - Reading
 
 extension SoundFontReader {
-    /// Sets the play conditions the `zext` list holds on `instruments`' zones; `zoneBags` gives
-    /// each instrument zone's `ibag` index. A list of a later version is skipped with a warning.
+    /// Sets the play conditions and voice shapings the `zext` list holds on `instruments`' zones;
+    /// `zoneBags` gives each instrument zone's `ibag` index. A chunk of a later version is
+    /// skipped with a warning.
     mutating func readZoneRules(_ list: RIFFChunk, into instruments: inout [Instrument],
                                 zoneBags: [[Int]]) throws(SoundFontError) {
         let body = (list.dataOffset + 4)..<list.dataRange.upperBound
         let chunks = try RIFFChunkWalker.chunks(in: bytes, range: body, container: ZoneRulesChunk.listType,
                                                 file: name, warnings: &warnings)
         for chunk in chunks {
-            guard chunk.id == ZoneRulesChunk.playConditions else {
-                warn(chunk.id, chunk.offset, "unknown \(ZoneRulesChunk.listType) chunk ignored")
-                continue
+            switch chunk.id {
+            case ZoneRulesChunk.playConditions: try readPlayConditions(chunk, into: &instruments, zoneBags: zoneBags)
+            case VoiceShapingChunk.id: try readVoiceShapings(chunk, into: &instruments, zoneBags: zoneBags)
+            default: warn(chunk.id, chunk.offset, "unknown \(ZoneRulesChunk.listType) chunk ignored")
             }
-            try readPlayConditions(chunk, into: &instruments, zoneBags: zoneBags)
         }
     }
 
@@ -141,13 +152,8 @@ extension SoundFontReader {
         guard count <= cursor.remaining / ZoneRulesChunk.minimumRecordSize else {
             throw cursor.error(at: recordsAt, .malformed("\(count) play conditions cannot fit in \(cursor.remaining) bytes"))
         }
-        // Where each ibag index sits in the model, and how many zones the counters may number.
-        var zoneOfBag: [Int: (instrument: Int, zone: Int)] = [:]
-        var zoneCount = 0
-        for (i, bags) in zoneBags.enumerated() {
-            for (z, bag) in bags.enumerated() { zoneOfBag[bag] = (i, z) }
-            zoneCount += bags.count
-        }
+        let zoneOfBag = ZoneRulesChunk.zoneOfBag(zoneBags)
+        let zoneCount = zoneOfBag.count
         for _ in 0..<count {
             let recordAt = cursor.offset
             let bag = Int(try cursor.u16())
@@ -167,7 +173,7 @@ extension SoundFontReader {
 
 /// Reads one chunk's fields in order, never past its end: every read past it, and every value
 /// the engine could not play, throws an error naming the chunk and the byte offset.
-private struct ChunkCursor {
+struct ChunkCursor {
     let bytes: UnsafeRawBufferPointer
     let chunk: RIFFChunk
     let file: String
@@ -188,7 +194,7 @@ private struct ChunkCursor {
 
     private mutating func take(_ count: Int) throws(SoundFontError) -> Int {
         guard remaining >= count else {
-            throw error(at: offset, .malformed("a play condition runs past the chunk's end"))
+            throw error(at: offset, .malformed("a record runs past the chunk's end"))
         }
         defer { offset += count }
         return offset
