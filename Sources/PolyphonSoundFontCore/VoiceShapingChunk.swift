@@ -241,27 +241,16 @@ extension SoundFontReader {
     /// version is skipped with a warning (the zones play their SF2 generators alone).
     mutating func readVoiceShapings(_ chunk: RIFFChunk, into instruments: inout [Instrument],
                                     zoneBags: [[Int]]) throws(SoundFontError) {
-        var cursor = ChunkCursor(bytes: bytes, chunk: chunk, file: name)
-        let version = try cursor.u16()
-        guard version == VoiceShapingChunk.version else {
-            warn(chunk.id, chunk.offset, "voice shapings of version \(version) ignored (this reader knows 1)")
-            return
-        }
-        _ = try cursor.u16()
-        let recordsAt = cursor.offset
-        let count = Int(try cursor.u32())
-        guard count <= cursor.remaining / VoiceShapingChunk.minimumRecordSize else {
-            throw cursor.error(at: recordsAt, .malformed("\(count) voice shapings cannot fit in \(cursor.remaining) bytes"))
-        }
+        guard let records = try zoneRecords(chunk, version: VoiceShapingChunk.version,
+                                              minimumRecordSize: VoiceShapingChunk.minimumRecordSize,
+                                              what: "voice shapings") else { return }
+        var cursor = records.cursor
         let zoneOfBag = ZoneRulesChunk.zoneOfBag(zoneBags)
-        for _ in 0..<count {
+        for _ in 0..<records.count {
             let recordAt = cursor.offset
-            let bag = Int(try cursor.u16())
-            guard let (i, z) = zoneOfBag[bag] else {
-                throw cursor.error(at: recordAt, .malformed("voice shaping for ibag \(bag), which is no instrument zone"))
-            }
+            let (i, z) = try cursor.zone(zoneOfBag, what: "voice shaping")
             guard instruments[i].zones[z].shaping == nil else {
-                throw cursor.error(at: recordAt, .malformed("second voice shaping for ibag \(bag)"))
+                throw cursor.error(at: recordAt, .malformed("second voice shaping for ibag \(bytes.u16(recordAt))"))
             }
             let lengthAt = cursor.offset
             let length = Int(try cursor.u32())
@@ -274,9 +263,7 @@ extension SoundFontReader {
                 throw cursor.error(at: lengthAt, .malformed("a voice shaping of \(cursor.offset - lengthAt - 4) bytes says \(length)"))
             }
         }
-        if cursor.remaining > 1 {
-            warn(chunk.id, cursor.offset, "\(cursor.remaining) bytes after the voice shapings ignored")
-        }
+        endZoneRecords(cursor, what: "voice shapings")
     }
 }
 

@@ -140,33 +140,47 @@ extension SoundFontReader {
 
     private mutating func readPlayConditions(_ chunk: RIFFChunk, into instruments: inout [Instrument],
                                              zoneBags: [[Int]]) throws(SoundFontError) {
+        guard let records = try zoneRecords(chunk, version: ZoneRulesChunk.version,
+                                              minimumRecordSize: ZoneRulesChunk.minimumRecordSize,
+                                              what: "play conditions") else { return }
+        var cursor = records.cursor
+        let zoneOfBag = ZoneRulesChunk.zoneOfBag(zoneBags)
+        let zoneCount = zoneOfBag.count
+        for _ in 0..<records.count {
+            let recordAt = cursor.offset
+            let (i, z) = try cursor.zone(zoneOfBag, what: "play condition")
+            guard instruments[i].zones[z].playCondition == nil else {
+                throw cursor.error(at: recordAt, .malformed("second play condition for ibag \(bytes.u16(recordAt))"))
+            }
+            instruments[i].zones[z].playCondition = try cursor.playCondition(zoneCount: zoneCount)
+        }
+        endZoneRecords(cursor, what: "play conditions")
+    }
+
+    /// Opens a `zext` chunk of per-zone records: `u16` version, `u16` 0, `u32` count. Nil (with
+    /// a warning) for a version other than `version`; an error when `count` records of at least
+    /// `minimumRecordSize` bytes cannot fit. The cursor stands at the first record.
+    mutating func zoneRecords(_ chunk: RIFFChunk, version: UInt16, minimumRecordSize: Int,
+                              what: String) throws(SoundFontError) -> (cursor: ChunkCursor, count: Int)? {
         var cursor = ChunkCursor(bytes: bytes, chunk: chunk, file: name)
-        let version = try cursor.u16()
-        guard version == ZoneRulesChunk.version else {
-            warn(chunk.id, chunk.offset, "play conditions of version \(version) ignored (this reader knows 1)")
-            return
+        let found = try cursor.u16()
+        guard found == version else {
+            warn(chunk.id, chunk.offset, "\(what) of version \(found) ignored (this reader knows \(version))")
+            return nil
         }
         _ = try cursor.u16()
         let recordsAt = cursor.offset
         let count = Int(try cursor.u32())
-        guard count <= cursor.remaining / ZoneRulesChunk.minimumRecordSize else {
-            throw cursor.error(at: recordsAt, .malformed("\(count) play conditions cannot fit in \(cursor.remaining) bytes"))
+        guard count <= cursor.remaining / minimumRecordSize else {
+            throw cursor.error(at: recordsAt, .malformed("\(count) \(what) cannot fit in \(cursor.remaining) bytes"))
         }
-        let zoneOfBag = ZoneRulesChunk.zoneOfBag(zoneBags)
-        let zoneCount = zoneOfBag.count
-        for _ in 0..<count {
-            let recordAt = cursor.offset
-            let bag = Int(try cursor.u16())
-            guard let (i, z) = zoneOfBag[bag] else {
-                throw cursor.error(at: recordAt, .malformed("play condition for ibag \(bag), which is no instrument zone"))
-            }
-            guard instruments[i].zones[z].playCondition == nil else {
-                throw cursor.error(at: recordAt, .malformed("second play condition for ibag \(bag)"))
-            }
-            instruments[i].zones[z].playCondition = try cursor.playCondition(zoneCount: zoneCount)
-        }
+        return (cursor, count)
+    }
+
+    /// Warns of bytes left after a chunk's records (one is the RIFF pad).
+    mutating func endZoneRecords(_ cursor: ChunkCursor, what: String) {
         if cursor.remaining > 1 {
-            warn(chunk.id, cursor.offset, "\(cursor.remaining) bytes after the play conditions ignored")
+            warn(cursor.chunk.id, cursor.offset, "\(cursor.remaining) bytes after the \(what) ignored")
         }
     }
 }
@@ -198,6 +212,18 @@ struct ChunkCursor {
         }
         defer { offset += count }
         return offset
+    }
+
+    /// A record's `u16` ibag index as the (instrument, zone) it names; an error when it names
+    /// no instrument zone.
+    mutating func zone(_ zoneOfBag: [Int: (instrument: Int, zone: Int)],
+                       what: String) throws(SoundFontError) -> (instrument: Int, zone: Int) {
+        let at = offset
+        let bag = Int(try u16())
+        guard let zone = zoneOfBag[bag] else {
+            throw error(at: at, .malformed("\(what) for ibag \(bag), which is no instrument zone"))
+        }
+        return zone
     }
 
     mutating func u8() throws(SoundFontError) -> UInt8 { bytes.u8(try take(1)) }
