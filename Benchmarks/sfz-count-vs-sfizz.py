@@ -12,13 +12,14 @@ setting, and a MIDI file playing each key once a second (released when the table
 both at 44.1 kHz and prints, per note, the ms until the output falls silent (its last point
 above 1 % of the note's peak) in both. Needs python3 with numpy.
 """
-import os, struct, subprocess, sys, tempfile
+import os, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
 from sfizz_rendering import render_both
 from wav_reading import read_wav
+from wav_writing import write_wav16
 
 RATE = 44100
 # (key, opcodes, seconds held)
@@ -38,10 +39,7 @@ def main():
     work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-count')
     os.makedirs(work, exist_ok=True)
     points = 0.5 * np.sin(2 * np.pi * 500 * np.arange(4410) / RATE)
-    data = np.clip(np.round(points * 32767), -32768, 32767).astype('<i2').tobytes()
-    fmt = struct.pack('<HHIIHH', 1, 1, RATE, RATE * 2, 2, 16)
-    body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
-    open(f'{work}/s.wav', 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+    write_wav16(f'{work}/s.wav', points, RATE)
     lines = ['<control> hint_ram_based=1', '<group> sample=s.wav pitch_keytrack=0 ampeg_release=0.001']
     lines += [f'<region> key={key} {opcodes}' for key, opcodes, _ in CASES]
     # A region over many keys, never played, so the instrument does not read as a drum kit.

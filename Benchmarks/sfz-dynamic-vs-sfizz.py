@@ -11,13 +11,14 @@ each key for 0.9 s once a second with CC 1 at 0 from the note-on and at 127 from
 renders both at 44.1 kHz and prints each note's level against a plain note (RMS, 5 ms windows)
 in both. Needs python3 with numpy.
 """
-import math, os, struct, subprocess, sys, tempfile
+import math, os, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
 from sfizz_rendering import render_both
 from wav_reading import read_wav
+from wav_writing import write_wav16
 
 RATE = 44100
 CASES = [
@@ -34,10 +35,7 @@ def main():
     work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-dynamic')
     os.makedirs(work, exist_ok=True)
     points = 0.5 * np.sin(2 * np.pi * 1000 * np.arange(2 * RATE) / RATE)
-    data = np.clip(np.round(points * 32767), -32768, 32767).astype('<i2').tobytes()
-    fmt = struct.pack('<HHIIHH', 1, 1, RATE, RATE * 2, 2, 16)
-    body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
-    open(f'{work}/s.wav', 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+    write_wav16(f'{work}/s.wav', points, RATE)
     lines = ['<control> hint_ram_based=1', '<group> sample=s.wav pitch_keytrack=0']
     lines += [f'<region> key={key} {opcodes}' for key, opcodes in CASES]
     # The plain note, and a region over many keys so the instrument does not read as a drum kit.

@@ -29,7 +29,7 @@ END = re.compile(r"^\s*// end snippet\s*$")
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 # Documentation/ pages whose ```swift blocks are library code (a manifest excerpt, as in
 # packages.md, is not).
-LIBRARY_PAGES = ["Documentation/sfz.md"]
+LIBRARY_PAGES = ["Documentation/sfz.md", "Documentation/tuning.md"]
 
 
 def snippet_regions():

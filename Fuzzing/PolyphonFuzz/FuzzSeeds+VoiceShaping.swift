@@ -15,6 +15,7 @@ extension FuzzSeeds {
                              volumeLFO: LFOShape(.square, frequency: 4, depth: 3), pitchLFO: LFOShape(.sine, frequency: 5, depth: 20),
                              filterLFO: LFOShape(.triangle, frequency: 2, depth: 300))
         s.noteStart = NoteStartShape(volumeEnvelope: volume, delay: value, offset: NoteStartValue(4), loopRepeats: 2)
+        s.noteStart?.pitch = NoteStartPitch(velocityTracking: NoteStartValue(300, controllers: [wheel]), random: 20)
         s.secondFilter = FilterShape(.peaking, poles: 2, cutoff: 1_000)
         s.equalizers = [EqualizerBandShape(frequency: 800, gain: 6)]
         s.controllerModulations = [ControllerModulationShape(controller: 74, target: .cutoff, depth: 1_200, smoothing: 5, step: 10)]

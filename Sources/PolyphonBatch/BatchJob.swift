@@ -144,8 +144,8 @@ struct BatchJob: Sendable {
         } else {
             summary = try renderer.render(midi, into: mixSink)
         }
-        let notes = schedule?.noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength,
-                                        liftPedalsAtEnd: options.liftPedalsAtEnd) ?? []
+        // On the output's frames: a loop render's passes laid out, a cut end cutting.
+        let notes = schedule?.noteLabels(for: options) ?? []
         if let labels, let path = labelsPath(input) {
             try outputs.add(path, contents: try labels.encode(notes, sampleRate: rate))
         }

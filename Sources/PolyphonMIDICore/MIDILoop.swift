@@ -52,8 +52,9 @@ public struct MIDILoopWarning: Sendable, Hashable, CustomStringConvertible {
         case contradictory(MIDILoop.Source, startTicks: [Int], endTicks: [Int])
         /// Two conventions mark different loops; the first one named is used.
         case conventionsDisagree(used: MIDILoop.Source, ignored: MIDILoop.Source)
-        /// The end lies past the end of the song; the loop ends with the song.
-        case endPastSong(endTick: Int, songEndTick: Int)
+        /// The end lies more than a bar (four quarter notes) after the song's last note or
+        /// other channel event: the loop is kept as marked, and every pass repeats that silence.
+        case endAfterMusic(endTick: Int, musicEndTick: Int)
     }
 
     public var kind: Kind
@@ -72,8 +73,8 @@ public struct MIDILoopWarning: Sendable, Hashable, CustomStringConvertible {
             return "\(source.name) mark several loops (starts at ticks \(list(starts)); ends at ticks \(list(ends))): no loop"
         case .conventionsDisagree(let used, let ignored):
             return "\(used.name) and \(ignored.name) mark different loops: using the \(used.name)"
-        case .endPastSong(let end, let songEnd):
-            return "loop end (tick \(end)) is past the end of the song (tick \(songEnd)): the loop ends with the song"
+        case .endAfterMusic(let end, let musicEnd):
+            return "loop end (tick \(end)) lies \(end - musicEnd) ticks after the music ends (tick \(musicEnd)): every pass repeats that silence"
         }
     }
 }
@@ -96,15 +97,18 @@ extension MIDIFile {
     /// loops. Marks of one kind must agree: starts at several ticks, ends at several ticks, or
     /// an end not after its start give a warning and no loop. A missing start is the song's
     /// start; a missing end (and controller 111's end always) is the song's end, its last event.
+    /// An end mark more than a bar (four quarter notes) after the last channel event gives a
+    /// warning but is kept: a loop that ends on a bar line after the last note is normal.
     /// One pass over the events: a file with thousands of marks costs no more than its length.
     public func findLoop() -> MIDILoopSearch {
-        var songEnd = 0
+        var songEnd = 0, musicEnd = 0
         let sources: [MIDILoop.Source] = [.markers, .controller111, .emidi]
         var marks = [LoopMarks](repeating: LoopMarks(), count: sources.count)
         var emidiStartCount: Int?
         for track in tracks {
             for event in track.events {
                 songEnd = max(songEnd, event.tick)
+                if case .meta = event.message {} else { musicEnd = max(musicEnd, event.tick) }
                 switch event.message {
                 case .controlChange(_, 111, _):
                     marks[1].add(start: event.tick)
@@ -129,6 +133,8 @@ extension MIDIFile {
         }
         var warnings: [MIDILoopWarning] = []
         var found: [MIDILoop] = []
+        // SMPTE-timed files have no quarter note: a bar is then taken as 0 ticks.
+        let bar = 4 * (ticksPerQuarterNote ?? 0)
         for (source, entry) in zip(sources, marks) where !entry.starts.isEmpty || !entry.ends.isEmpty {
             if entry.starts.count > 1 || entry.ends.count > 1 {
                 warnings.append(MIDILoopWarning(kind: .contradictory(source, startTicks: entry.starts.sorted(),
@@ -136,14 +142,13 @@ extension MIDIFile {
                 continue
             }
             let start = entry.starts.first ?? 0
-            var end = source == .controller111 ? songEnd : (entry.ends.first ?? songEnd)
-            if end > songEnd {
-                warnings.append(MIDILoopWarning(kind: .endPastSong(endTick: end, songEndTick: songEnd)))
-                end = songEnd
-            }
+            let end = source == .controller111 ? songEnd : (entry.ends.first ?? songEnd)
             guard end > start else {
                 warnings.append(MIDILoopWarning(kind: .reversed(startTick: start, endTick: end)))
                 continue
+            }
+            if entry.ends.first != nil, source != .controller111, end - musicEnd > bar {
+                warnings.append(MIDILoopWarning(kind: .endAfterMusic(endTick: end, musicEndTick: musicEnd)))
             }
             found.append(MIDILoop(startTick: start, endTick: end, source: source,
                                   count: source == .emidi ? entry.count : nil))

@@ -51,6 +51,15 @@ extension Timeline {
     ///   - liftPedalsAtEnd: ``RenderOptions/liftPedalsAtEnd`` of the render.
     public func noteLabels(minimumNoteLength: Double = SynthesizerConfiguration().minimumNoteLength,
                            liftPedalsAtEnd: Bool = true) -> [NoteLabel] {
+        Self.noteLabels(of: Self.withNoteOffs(events), lastEventFrame: lastEventFrame, portCount: portCount, sampleRate: sampleRate,
+                        minimumNoteLength: minimumNoteLength, liftPedalsAtEnd: liftPedalsAtEnd)
+    }
+
+    /// The labels of `events` played in order (``noteLabels(minimumNoteLength:liftPedalsAtEnd:)``),
+    /// the song's last event on `lastEventFrame`; `tailStart` is where the render's tail begins
+    /// (by default as a timeline of these events computes it).
+    static func noteLabels(of events: [Event], lastEventFrame: Int64, tailStart: Int64? = nil, portCount: Int,
+                           sampleRate: Double, minimumNoteLength: Double, liftPedalsAtEnd: Bool) -> [NoteLabel] {
         struct Pending { var channel: Int; var label: NoteLabel; var due: Int64 }
         let minimumFrames: Int64 = {
             guard minimumNoteLength > 0, minimumNoteLength.isFinite else { return 0 }
@@ -136,7 +145,7 @@ extension Timeline {
         }
         // The render's tail begins on the last event's frame, or on the frame after it when that
         // frame carries events (they get a step of their own).
-        let tailStart = (events.last?.frame ?? -1) >= lastEventFrame ? lastEventFrame + 1 : lastEventFrame
+        let tailStart = tailStart ?? ((events.last?.frame ?? -1) >= lastEventFrame ? lastEventFrame + 1 : lastEventFrame)
         releasePending(before: tailStart + 1)
         if liftPedalsAtEnd {
             for c in 0..<channelCount {

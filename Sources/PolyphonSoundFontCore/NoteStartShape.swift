@@ -16,6 +16,9 @@ public struct NoteStartShape: Hashable, Sendable {
     /// `loop_count`, and `count` − 1 over a loop spanning the whole sample); nil: for as long
     /// as the loop mode says.
     public var loopRepeats: Int?
+    /// Cents the note's pitch moves by its velocity and a random draw (SFZ `pitch_veltrack`,
+    /// `pitch_veltrack_onccN`, `pitch_random`); nil: none.
+    public var pitch: NoteStartPitch?
 
     /// Nothing worked out at note-on.
     public init(volumeEnvelope: VolumeEnvelopeShape? = nil, delay: NoteStartValue? = nil,
@@ -24,6 +27,34 @@ public struct NoteStartShape: Hashable, Sendable {
         self.delay = delay
         self.offset = offset
         self.loopRepeats = loopRepeats
+    }
+}
+
+/// Cents a note's pitch moves, settled at its note-on as sfizz does (`basePitchVariation`):
+/// velocity/127 × the velocity tracking — `pitch_veltrack` plus what each `pitch_veltrack_onccN`
+/// controller adds through its curve at the note-on — plus `random` × a uniform draw in [0, 1)
+/// (sfizz draws `pitch_random` in 0…`random`, one way only).
+public struct NoteStartPitch: Hashable, Sendable {
+    /// Cents at velocity 127 (``NoteStartValue/base``) and the controllers adding to them.
+    public var velocityTracking: NoteStartValue
+    /// The most cents the random draw adds.
+    public var random: Float
+    /// Numbers the zone's draws: zones of one stream (a stereo file's two sides) draw alike.
+    public var randomStream: UInt32
+
+    /// `velocityTracking` cents at full velocity and up to `random` cents drawn per note.
+    public init(velocityTracking: NoteStartValue = NoteStartValue(0), random: Float = 0, randomStream: UInt32 = 0) {
+        self.velocityTracking = velocityTracking
+        self.random = random
+        self.randomStream = randomStream
+    }
+
+    /// The cents for a note at `velocity` (0–127), with `draw` in [0, 1) and `controller`
+    /// giving a controller's value (0–127).
+    @inlinable
+    public func cents(velocity: Int, draw: Float, controller: (Int) -> UInt8) -> Float {
+        let tracking = velocityTracking.value(velocity: 0, draw: 0, controller: controller)
+        return Float(velocity) / 127 * tracking + random * draw
     }
 }
 

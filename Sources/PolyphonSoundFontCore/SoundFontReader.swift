@@ -122,13 +122,14 @@ struct SoundFontReader {
             generators: tables["pgen"]!, modulators: tables["pmod"]!, terminal: .instrument,
             targetCount: instruments.count, targetName: "instrument")
         let phdr = tables["phdr"]!
-        let presets = presetHeaders.enumerated().map { i, header in
+        var presets = presetHeaders.enumerated().map { i, header in
             let at = phdr.dataOffset + i * 38
             return Preset(name: header.name, program: bytes.u16(at + 20), bank: bytes.u16(at + 22),
                           globalZone: header.global, zones: header.zones,
                           library: bytes.u32(at + 26), genre: bytes.u32(at + 30),
                           morphology: bytes.u32(at + 34))
         }
+        if let rules = lists[ZoneRulesChunk.listType] { try readControllerDefaults(rules, into: &presets) }
 
         return SoundFont(info: info, presets: presets, instruments: instruments, samples: samples,
                          sampleData: sampleData, warnings: warnings)

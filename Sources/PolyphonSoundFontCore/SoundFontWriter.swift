@@ -10,9 +10,9 @@ extension SoundFont {
     /// - names are cut to the 20 bytes a record holds (INFO strings are not limited).
     ///
     /// Instrument zones' play conditions (SFZ regions' round robin, keyswitches, release
-    /// triggers …) and voice shapings (``Zone/shaping``: SFZ filters, envelopes, LFOs …) follow
-    /// `pdta` in a private `LIST` of type `zext` that other SF2 readers skip; banks without any
-    /// have no such list.
+    /// triggers …), voice shapings (``Zone/shaping``: SFZ filters, envelopes, LFOs …) and
+    /// presets' controller defaults (SFZ `set_ccN`) follow `pdta` in a private `LIST` of type
+    /// `zext` that other SF2 readers skip; banks without any have no such list.
     ///
     /// SF3 banks (ifil 3.x) are written with their Ogg Vorbis streams as they are. The format
     /// limits each zone table (bags, generators, modulators) to 65,535 entries; larger banks
@@ -117,7 +117,8 @@ extension SoundFont {
 
         let rules = [(ZoneRulesChunk.playConditions,
                       ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag)),
-                     (VoiceShapingChunk.id, VoiceShapingChunk.body(instruments, firstBag: instrumentTables.firstBag))]
+                     (VoiceShapingChunk.id, VoiceShapingChunk.body(instruments, firstBag: instrumentTables.firstBag)),
+                     (ControllerDefaultsChunk.id, ControllerDefaultsChunk.body(presets))]
         if rules.contains(where: { $0.1 != nil }) {
             let list = out.begin("LIST")
             out.fourCC(ZoneRulesChunk.listType)

@@ -136,6 +136,11 @@ extension RIFFWriter {
         if present(n.delay), let d = n.delay { value(d) }
         if present(n.offset), let o = n.offset { value(o) }
         if present(n.loopRepeats), let r = n.loopRepeats { i32(r) }
+        if present(n.pitch), let p = n.pitch {
+            value(p.velocityTracking)
+            f32(p.random)
+            u32(p.randomStream)
+        }
     }
 
     private mutating func filter(_ f: FilterShape) {
@@ -368,6 +373,7 @@ extension ChunkCursor {
         if try flag() { n.delay = try value() }
         if try flag() { n.offset = try value() }
         if try flag() { n.loopRepeats = try i32() }
+        if try flag() { n.pitch = NoteStartPitch(velocityTracking: try value(), random: try f32(), randomStream: try u32()) }
         return n
     }
 

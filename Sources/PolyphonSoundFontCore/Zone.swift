@@ -59,6 +59,10 @@ public struct Preset: Hashable, Sendable {
     public var globalZone: Zone?
     /// Zones that each select an instrument, in file order.
     public var zones: [Zone]
+    /// Controller values a channel takes when it selects the preset, for controllers the MIDI
+    /// stream has not set since the last reset (SFZ `set_ccN`); empty for SF2 and DLS presets.
+    /// Written to and read from SF2 in a private list other readers skip (``SoundFont/serialized()``).
+    public var controllerDefaults: [ControllerDefault] = []
 
     /// A preset with its zones.
     public init(name: String, program: UInt16, bank: UInt16, globalZone: Zone? = nil,

@@ -133,6 +133,7 @@ extension SoundFontReader {
             switch chunk.id {
             case ZoneRulesChunk.playConditions: try readPlayConditions(chunk, into: &instruments, zoneBags: zoneBags)
             case VoiceShapingChunk.id: try readVoiceShapings(chunk, into: &instruments, zoneBags: zoneBags)
+            case ControllerDefaultsChunk.id: continue  // read with the presets (readControllerDefaults)
             default: warn(chunk.id, chunk.offset, "unknown \(ZoneRulesChunk.listType) chunk ignored")
             }
         }

@@ -155,8 +155,7 @@ struct RenderCommand: ParsableCommand {
     /// as NAME.png (or .svg).
     func drawPicture(_ midi: MIDIFile, input: String, bankName: String, analysis: RenderAnalysis,
                      audioPath: String, options: RenderOptions) throws {
-        let notes = Timeline(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn)
-            .noteLabels(minimumNoteLength: options.synthesizer.minimumNoteLength, liftPedalsAtEnd: options.liftPedalsAtEnd)
+        let notes = Timeline(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn).noteLabels(for: options)
         let picture = RenderPicture(title: (input as NSString).lastPathComponent, bankName: bankName,
                                     analysis: analysis, notes: notes)
         let path = (audioPath as NSString).deletingPathExtension + "." + pictureFormat.fileExtension

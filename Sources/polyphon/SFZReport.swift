@@ -9,6 +9,8 @@ import PolyphonSFZ
 /// - `defaultPath` (string, optional), `noteOffset`, `octaveOffset` (ints, optional):
 ///   `<control>` settings as last set.
 /// - `defaultKeyswitch` (int, optional): the `sw_default` in effect.
+/// - `controllerDefaults` (array, optional): `set_ccN`/`set_hdccN` as `controller` (int) and
+///   `value` (number, 0–127; a `set_hdccN` scaled), in controller order.
 /// - `keyMap` (array): runs of keys with the same regions, each `lowKey`, `highKey`, `regions`
 ///   (how many regions a note there can start, all velocities and conditions together).
 /// - `regions` (array), in file order: `line` (`file:line` of the `<region>`), `keys`
@@ -38,6 +40,11 @@ struct SFZReport: Codable, Sendable {
         var conditions: [String]
     }
 
+    struct ControllerDefaultEntry: Codable, Sendable, Equatable {
+        var controller: Int
+        var value: Float
+    }
+
     struct SampleEntry: Codable, Sendable, Equatable {
         var name: String
         var path: String
@@ -56,6 +63,7 @@ struct SFZReport: Codable, Sendable {
     var noteOffset: Int?
     var octaveOffset: Int?
     var defaultKeyswitch: Int?
+    var controllerDefaults: [ControllerDefaultEntry]?
     var keyMap: [KeyRun]
     var regions: [RegionEntry]
     var samples: [SampleEntry]
@@ -70,6 +78,8 @@ struct SFZReport: Codable, Sendable {
         noteOffset = control.noteOffset == 0 ? nil : control.noteOffset
         octaveOffset = control.octaveOffset == 0 ? nil : control.octaveOffset
         defaultKeyswitch = instrument.defaultKeyswitch.map(Int.init)
+        let defaults = control.controllerDefaults.sorted { $0.key < $1.key }
+        controllerDefaults = defaults.isEmpty ? nil : defaults.map { ControllerDefaultEntry(controller: $0.key, value: $0.value) }
         keyMap = Self.keyMap(instrument.regions)
         regions = instrument.regions.map(Self.entry)
         samples = instrument.samples.indices.map { index in
@@ -156,6 +166,10 @@ struct SFZReport: Codable, Sendable {
         if let noteOffset { lines.append("Note offset: \(noteOffset)") }
         if let octaveOffset { lines.append("Octave offset: \(octaveOffset)") }
         if let defaultKeyswitch { lines.append("Default keyswitch: \(Self.key(defaultKeyswitch))") }
+        if let controllerDefaults {
+            lines.append("Controller defaults: " + controllerDefaults.map { "CC \($0.controller) = \(Self.format($0.value))" }
+                .joined(separator: ", "))
+        }
         lines.append("Regions: \(regionCount)")
         lines.append("Key map:")
         if keyMap.isEmpty { lines.append("  (no region is started by a key)") }

@@ -83,9 +83,11 @@ struct LoopCommandTests {
     }
 
     @Test func infoFindsTheLoopOfEachConventionToTheTick() throws {
-        let expected: [(Marks, Int, Int, String)] = [(.markers, 960, 2880, "markers"), (.cc111, 960, 3840, "cc111"),
-                                                     (.emidi, 960, 2880, "emidi")]
-        for (marks, start, end, source) in expected {
+        // 4/4: tick 960 is bar 1 beat 3, 2880 bar 2 beat 3, 3840 bar 3 beat 1.
+        let expected: [(Marks, Int, Int, String, String)] = [(.markers, 960, 2880, "markers", "bars 1:3 – 2:3"),
+                                                             (.cc111, 960, 3840, "cc111", "bars 1:3 – 3:1"),
+                                                             (.emidi, 960, 2880, "emidi", "bars 1:3 – 2:3")]
+        for (marks, start, end, source, bars) in expected {
             let r = try CLI.run(["info", "--json", try Self.song(marks)])
             #expect(r.status == 0, "\(r.stderr)")
             let loop = try #require(try Self.json(r.stdout)["loop"] as? [String: Any], "\(marks)")
@@ -96,7 +98,7 @@ struct LoopCommandTests {
             #expect(loop["endSeconds"] as? Double == Double(end) / 960)
             let text = try CLI.run(["info", try Self.song(marks)])
             #expect(text.stdout.contains("loop: 1.000 s – \(String(format: "%.3f", Double(end) / 960)) s"), "\(text.stdout)")
-            #expect(text.stdout.contains("ticks \(start) – \(end)"))
+            #expect(text.stdout.contains("\(bars), ticks \(start) – \(end)"), "\(text.stdout)")
         }
         for marks in [Marks.none, .contradictory] {
             let r = try CLI.run(["info", "--json", try Self.song(marks)])
@@ -217,7 +219,7 @@ struct LoopCommandTests {
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Self.song(.markers), toPath: input + "/song.mid")
         let out = directory.file("out")
-        let r = try CLI.run(["batch", input, "-o", out, "-s", try CLI.bankFile(), "-q", "--loop-ready"])
+        let r = try CLI.run(["batch", input, "-o", out, "-s", try CLI.bankFile(), "-q", "--loop-ready", "--labels"])
         #expect(r.status == 0, "\(r.stderr)")
         let read = try LoopPointReader.read(out + "/song.wav", "wav")
         let s = Self.loopStart, l = Self.loopLength
@@ -225,6 +227,14 @@ struct LoopCommandTests {
         let json = try Self.json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: out + "/song.loop.json")),
                                         as: UTF8.self))
         #expect(json["loopStart"] as? Int == s + l)
+        // The labels are the file's: the intro, both passes (the loop's first note twice), no
+        // outro, nothing past the file's end.
+        let rows = try String(contentsOfFile: out + "/song.labels.csv", encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        let onsets = rows.map { Int($0[2])! }, offsets = rows.map { Int($0[3])! }, pitches = rows.map { Int($0[4])! }
+        #expect(rows.count == 9, "\(rows)")
+        #expect(zip(pitches, onsets).filter { $0.0 == 64 }.map(\.1) == [s, s + l])
+        #expect(!pitches.contains(48) && offsets.max() == s + 2 * l)
     }
 
     @Test func loopOptionsNeedALoopAndBoundedWork() throws {

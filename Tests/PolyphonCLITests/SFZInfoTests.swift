@@ -18,7 +18,7 @@ struct SFZInfoTests {
         let path = directory + "/piano.sfz"
         try Data("""
             // A test instrument
-            <control> default_path=samples\\
+            <control> default_path=samples\\ set_cc20=100 set_hdcc21=0.5
             <group> seq_length=2 wobble=1
             <region> sample=Sine.wav lokey=c4 hikey=e4 seq_position=1
             <region> sample=Sine.wav lokey=c4 hikey=e4 seq_position=2
@@ -32,6 +32,7 @@ struct SFZInfoTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Kind: SFZ instrument"))
         #expect(r.stdout.contains("c4 (60) – e4 (64): 2 regions"))
+        #expect(r.stdout.contains("Controller defaults: CC 20 = 100, CC 21 = 63.5"))
         #expect(r.stdout.contains("samples/Sine.wav: 4410 frames, 44100 Hz, mono"))
         #expect(r.stdout.contains("unknown opcode 'wobble'"))
         #expect(r.stdout.contains("sample 'samples/gone.wav' not found"))
@@ -42,6 +43,8 @@ struct SFZInfoTests {
         #expect(r.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(json["regionCount"] as? Int == 2)
+        let defaults = try #require(json["controllerDefaults"] as? [[String: Any]])
+        #expect(defaults.map { $0["controller"] as? Int } == [20, 21] && defaults.map { $0["value"] as? Double } == [100, 63.5])
         #expect((json["samples"] as? [[String: Any]])?.first?["frames"] as? Int == 4410)
         #expect((json["warnings"] as? [String])?.count == 2)
         #expect((json["regions"] as? [[String: Any]])?.first?["conditions"] as? [String] == ["seq 1/2"])

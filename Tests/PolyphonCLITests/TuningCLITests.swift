@@ -100,6 +100,15 @@ struct TuningCLITests {
         let hz = Measure.frequency(left[Int(0.1 * 44_100)..<Int(0.95 * 44_100)], rate: 44_100)
         // A4 = 260 × 5/3 Hz; CLI.bankFile's sine plays 441 Hz for 440.
         #expect(abs(Measure.cents(hz, 260.0 * 5 / 3 * 441 / 440)) < 0.1, "measured \(hz)")
+
+        // `batch` takes the same options and plays the same samples.
+        let directory = try TemporaryDirectory(prefix: "batch-tuning")
+        try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: song, toPath: directory.file("in/plain-a4.mid"))
+        let b = try CLI.run(["batch", directory.file("in"), "-o", directory.file("out"), "-s", try CLI.bankFile(), "-q",
+                             "--bits", "32f", "--no-reverb", "--no-chorus", "--tuning", scl, "--tuning-key", kbm])
+        try #require(b.status == 0, "\(b.stderr)")
+        #expect(try AudioFile(contentsOf: directory.file("out/plain-a4.wav")).channels[0] == left)
     }
 
     /// `--tuning` with a just-intonation scale and a keyboard mapping (A4 = 440 Hz, degree 0 on

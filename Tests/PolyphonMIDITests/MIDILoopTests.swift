@@ -53,6 +53,16 @@ import PolyphonMIDI
         #expect(search.warnings[0].description.contains("no loop"))
     }
 
+    @Test func anEndFarPastTheLastNoteIsKeptWithAWarning() {
+        // The music ends at tick 3760 (the last note-off); a loop ending on the next bar line
+        // is normal, one ending 12 beats later repeats that silence on every pass.
+        #expect(Self.file([(0, Self.marker("loopStart")), (3840, Self.marker("loopEnd"))]).findLoop().warnings.isEmpty)
+        let search = Self.file([(480, Self.marker("loopStart")), (9600, Self.marker("loopEnd"))]).findLoop()
+        #expect(search.loop == MIDILoop(startTick: 480, endTick: 9600, source: .markers))
+        #expect(search.warnings.map(\.kind) == [.endAfterMusic(endTick: 9600, musicEndTick: 3760)])
+        #expect(search.warnings[0].description.contains("5840 ticks after the music ends"))
+    }
+
     @Test func aZeroLengthLoopIsNoLoop() {
         let search = Self.file([(960, Self.marker("loopStart")), (960, Self.marker("loopEnd"))]).findLoop()
         #expect(search.loop == nil)
@@ -78,21 +88,22 @@ import PolyphonMIDI
         #expect(search.warnings.map(\.kind) == [.conventionsDisagree(used: .markers, ignored: .controller111)])
     }
 
+    /// 100 000 start markers on distinct ticks: contradictory, and only the first few ticks are
+    /// kept (the verdict cannot change past two), so the search stores a bounded amount
+    /// whatever the file holds. Bounded work is checked, not time: CI machines are loaded.
     @Test func thousandsOfMarkersAreReadInOnePass() {
-        // 100 000 start markers on distinct ticks: contradictory, found in one linear pass.
         var events = (0..<100_000).map { MIDIEvent(tick: $0, message: Self.marker("loopStart")) }
         events.append(MIDIEvent(tick: 100_000, message: .meta(.endOfTrack)))
         let file = MIDIFile(format: .singleTrack, division: .ticksPerQuarterNote(480), tracks: [MIDITrack(events: events)])
-        let clock = ContinuousClock()
-        var search: MIDILoopSearch?
-        let elapsed = clock.measure { search = file.findLoop() }
-        #expect(search?.loop == nil)
-        guard case .contradictory(.markers, let starts, _)? = search?.warnings.first?.kind else {
+        let search = file.findLoop()
+        #expect(search.loop == nil)
+        #expect(search.warnings.count == 1)
+        guard case .contradictory(.markers, let starts, let ends)? = search.warnings.first?.kind else {
             Issue.record("expected a contradiction")
             return
         }
-        #expect(starts.count <= 8)
-        #expect(elapsed < .seconds(5))
+        #expect(starts == Array(0..<8))
+        #expect(ends.isEmpty)
     }
 
     @Test func aSongFindsTheLoopOnItsTicks() {

@@ -146,6 +146,37 @@ extension Capture {
         #expect(audio.slice(LoopSong.start + 2 * LoopSong.length..<LoopSong.start + 2 * LoopSong.length + 4410).peak > 0.01)
     }
 
+    /// The labels (and the picture's piano roll) of a loop render show every pass on the frames
+    /// the audio has it: the note held across the loop's end released at each jump, the outro
+    /// after the last pass, nothing past a fade's or a loop-ready file's end or an exact length.
+    /// Computed from the timeline alone: no render.
+    @Test func noteLabelsFollowThePassesAndTheEnd() {
+        let timeline = Timeline(file: LoopSong.song(effects: false).midiFile(ticksPerQuarterNote: 480), sampleRate: 44_100)
+        func labels(_ loop: LoopRendering?, length: Double? = nil) -> [[Int64]] {
+            var options = LoopSong.options(effects: false, loop: loop)
+            options.length = length
+            return timeline.noteLabels(for: options).map { [Int64($0.pitch), $0.onsetFrame, $0.offsetFrame] }
+        }
+        let s = Int64(LoopSong.start), l = Int64(LoopSong.length), e = s + l, beat = Int64(LoopSong.beat)
+        /// One pass's notes, `pass` from 1; the note held across the end released at `release`.
+        func pass(_ pass: Int64, release: Int64) -> [[Int64]] {
+            let o = (pass - 1) * l
+            return [[64, s + o, s + beat + o], [67, s + beat + o, s + 2 * beat + o],
+                    [72, s + 2 * beat + o, s + 2 * beat + beat * 3 / 2 + o], [76, e - beat / 2 + o, release]]
+        }
+        let intro: [[Int64]] = [[57, 0, s]]
+        // Three passes: the jumps release the held note; the last pass holds it as written.
+        #expect(labels(.passes(3)) == intro + pass(1, release: e) + pass(2, release: e + l)
+                    + pass(3, release: e + 2 * l + beat / 2) + [[48, e + 2 * l, e + 2 * l + 2 * beat]])
+        #expect(labels(.passes(1)) == labels(nil))
+        #expect(labels(.loopReady) == intro + pass(1, release: e) + pass(2, release: e + l))
+        // Two passes, then a second's fade over the third: its notes that begin before the end.
+        let third = pass(3, release: 0)
+        #expect(labels(.fadeOut(passes: 2, seconds: 1)) == intro + pass(1, release: e) + pass(2, release: e + l)
+                    + third[0...1])
+        #expect(labels(nil, length: 1.2) == intro + [[64, s, 52_920]])
+    }
+
     @Test func aLoopRenderNeedsALoop() throws {
         var song = Song()
         song.addTrack(program: 0) { $0.note(60, beats: 1) }

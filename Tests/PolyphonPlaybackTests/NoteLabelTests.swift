@@ -53,6 +53,25 @@ import Testing
         #expect(loudest(Self.frame(1200)..<Self.frame(1500) - 1) > 0.01)
     }
 
+    /// A song's timeline holds each note as a note-on that knows its end (no note-off event):
+    /// its labels end there, the same as the labels of the song written as a MIDI file.
+    @Test func aSongsLabelsEndWhereItsNotesDo() {
+        var song = Song()
+        song.replaceTempo(120)
+        song.addTrack(program: 0) { track in
+            track.note(60, beats: 1)
+            track.note(60, beats: 0.5)  // struck again on the frame the first ends
+            track.controller(64, value: 127)
+            track.note(64, beats: 0.25)
+            track.rest(beats: 1)
+            track.controller(64, value: 0)
+        }
+        let labels = Timeline(song: song, sampleRate: 44_100).noteLabels()
+        #expect(labels.map { [$0.pitch, Int($0.onsetFrame), Int($0.offsetFrame)] }
+                    == [[60, 0, 22_050], [60, 22_050, 33_075], [64, 33_075, 60_638]])
+        #expect(labels == Timeline(file: song.midiFile(), sampleRate: 44_100).noteLabels())
+    }
+
     @Test func aShortNoteEndsAfterTheMinimumNoteLengthAsTheAudioDoes() throws {
         let bank = Fixtures.sineBank(generators: [Generator(.delayVolEnv, -32768), Generator(.attackVolEnv, -32768),
                                                   Generator(.releaseVolEnv, -12000)])

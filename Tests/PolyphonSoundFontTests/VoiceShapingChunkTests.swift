@@ -25,6 +25,7 @@ import Testing
         volume.isDynamic = true
         var s = VoiceShaping()
         s.noteStart = NoteStartShape(volumeEnvelope: volume, delay: value(0.05), offset: value(300), loopRepeats: 3)
+        s.noteStart?.pitch = NoteStartPitch(velocityTracking: value(-600), random: 25, randomStream: 4)
         var filter = FilterShape(.bandPass, poles: 4, cutoff: 1234.5, resonance: 3, keytrack: 50, keycenter: 64,
                                  velocityTracking: -1200)
         filter.gain = awkward[0]
@@ -150,6 +151,27 @@ import Testing
         unshaped.instruments[0].zones[0].playCondition = nil
         let unshapedBytes = unshaped.serialized()
         #expect(try TestBanks.chunks(unshapedBytes, in: 12..<unshapedBytes.count).count == 3)
+    }
+
+    /// The codec writes each type's stored properties one by one: a property added to one of
+    /// them must be added to `izvs` (and to ``everyFamily``), or it would not reach the browser.
+    @Test func theCodecKnowsEveryStoredProperty() {
+        let depth = Self.depth(1, 1)
+        let crossfade = AmplitudeShape.Crossfade(.key, fadesIn: true, start: 0, end: 1, curve: .gain)
+        let counts: [(Any, Int)] = [
+            (VoiceShaping(), 14), (NoteStartShape(), 5), (NoteStartPitch(), 3), (NoteStartValue(0), 4),
+            (VolumeEnvelopeShape(), 8), (FilterShape(.lowPass, poles: 2, cutoff: 1), 11), (ModulationEnvelopeShape(), 15),
+            (LFOShape(.sine, frequency: 1, depth: 1), 5), (EqualizerBandShape(frequency: 1, gain: 1), 6),
+            (ControllerModulationShape(controller: 1, target: .cutoff, depth: 1), 7),
+            (RoutedLFOShape(frequency: 1, waves: [], routes: []), 10), (RoutedLFOShape.Wave(.sine), 4),
+            (ModulationRoute(.pitch, depth: 1), 3), (FlexEnvelopeShape(points: [], sustain: 0, routes: []), 5),
+            (FlexEnvelopeShape.Point(time: 0, level: 0), 5), (AmplitudeShape(), 9),
+            (AmplitudeShape.VelocityTracking(tracking: 1), 3), (crossfade, 5),
+            (AmplitudeShape.ControllerCrossfade(controller: 1, fade: crossfade), 2), (StereoShape(side: .left), 6), (depth, 3),
+        ]
+        for (value, count) in counts {
+            #expect(Mirror(reflecting: value).children.count == count, "\(type(of: value)) has new stored properties")
+        }
     }
 
     /// The bytes of a bank with `shaping` on its only zone, with `edit` applied to its `izvs`

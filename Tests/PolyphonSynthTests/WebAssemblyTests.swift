@@ -213,8 +213,9 @@ import PolyphonMIDI
 
     /// An SFZ-style instrument built in code: key 69 alternates between two round-robin zones
     /// (the sine at A4, then a fifth up) and a note-off starts a release zone an octave up.
-    /// Its play conditions travel in the SF2 the page is sent (the `zext` list), so the module
-    /// plays what native plays: each note's sample told by its pitch, the two renders equal.
+    /// Its play conditions (and the preset's controller default they depend on) travel in the
+    /// SF2 the page is sent (the `zext` list), so the module plays what native plays: each
+    /// note's sample told by its pitch, the two renders equal.
     @Test(.enabled(if: RealFiles.isCI || nodeAvailable))
     func roundRobinAndReleaseZonesMatchNative() throws {
         var bank = TestBank.sine()
@@ -234,6 +235,11 @@ import PolyphonMIDI
         release.trigger = .release
         release.counter = 2
         release.region = 2
+        // The attack zones play from CC 20 = 64 up, which only the preset's controller default
+        // (SFZ `set_cc20=100`, the `pcdf` chunk) sets: without it the module would stay silent.
+        first.controllers = [.init(controller: 20, lower: 64, upper: 127)]
+        second.controllers = first.controllers
+        bank.presets[0].controllerDefaults = [ControllerDefault(controller: 20, value: 100)]
         bank.instruments[0].zones = [
             zone(tune: 0, first), zone(tune: 7, second),
             zone(tune: 12, extra: [Generator(.decayVolEnv, -2400), Generator(.sustainVolEnv, 1000)], release),

@@ -10,7 +10,8 @@ public struct SFZPitch: Hashable, Sendable {
     public var keytrack: Float = 100
     /// `pitch_veltrack`: cents added at full velocity; `pitch_veltrack_onccN` adds to it.
     public var velocityTracking = SFZModulatedValue(0)
-    /// `pitch_random`: cents of random detune per note (±).
+    /// `pitch_random`: the most cents a note's random detune adds (a uniform draw in 0…this,
+    /// one way, as sfizz draws it).
     public var random: Float = 0
     /// `transpose`: semitones.
     public var transpose: Float = 0

@@ -41,7 +41,7 @@ public struct SoundBankError: Error, Hashable, Sendable, CustomStringConvertible
         case .audioLoaderRequired:
             return "\(path): a SoundBankPlayer sample bank needs an audio file reader to load its samples"
         case .sfzInstrument:
-            return "\(path): is an SFZ instrument; 'polyphon info' reads it, but the synthesizer does not play SFZ yet"
+            return "\(path): is an SFZ instrument, not a SoundFont: read it with SFZInstrument(contentsOf:) and play it through SFZSoundBank"
         }
     }
 }

@@ -88,10 +88,11 @@ struct SFZNotPlayedTally {
         }
         let pitch = region.pitch
         if pitch.keytrack < 0 || pitch.keytrack > 1200 { note("pitch_keytrack outside 0…1200 (clamped)", region) }
-        if pitch.velocityTracking != SFZModulatedValue(0) || pitch.random != 0 || pitch.bendUp != 200
-            || pitch.bendDown != -200 {
-            note("pitch_veltrack, pitch_random, bend_up, bend_down", region)
+        if pitch.velocityTracking.controllers.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
+            note("pitch_veltrack_onccN on an extended controller (the input is left out)", region)
         }
+        if pitch.bendStep > 1 { note("bend_step (the bend moves smoothly)", region) }
+        if pitch.bendSmoothing > 0 { note("bend_smooth (the bend follows the wheel at once)", region) }
         if !playback.endControllers.isEmpty || !playback.loopStartControllers.isEmpty
             || !playback.loopEndControllers.isEmpty {
             note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)

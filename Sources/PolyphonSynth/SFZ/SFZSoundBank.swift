@@ -24,7 +24,9 @@ import PolyphonSoundFontCore
 /// gain above 0 dB, `xfin_*`/`xfout_*` crossfades, `amplitude_onccN`, a stereo file's `width`
 /// and `position`);
 /// `volume_onccN`, `pan_onccN`, `pitch_onccN`, `cutoff_onccN` and `resonance_onccN` become SF2
-/// modulators. What it cannot play yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
+/// modulators, and so do `bend_up`/`bend_down`; `pitch_veltrack` and `pitch_random` are settled
+/// at note-on. `set_ccN` becomes the preset's `Preset.controllerDefaults`. What it cannot play
+/// yet is listed in ``warnings`` (one line per kind, with how many regions it concerns).
 ///
 /// Samples are decoded through the instrument's `SFZInstrument.sampleProvider`
 /// and copied once into the bank's pool, so the bank owns its points and any number of
@@ -122,7 +124,7 @@ public struct SFZSoundBank: Sendable {
                                                           curves: instrument.curves)
             let modulators = SFZZoneMapping.cancelledDefaults + cancelledControllers
                 + (amplitude?.velocity != nil ? SFZZoneMapping.cancelledVelocityCurve : [])
-                + SFZZoneMapping.controllerModulators(region)
+                + SFZZoneMapping.controllerModulators(region) + SFZZoneMapping.bendModulators(region)
             let shaping = SFZZoneMapping.shapingAndNoteStart(region, curves: instrument.curves,
                                                              stream: UInt32(truncatingIfNeeded: regionIndex))
             for (index, sampleID) in channelSamples.enumerated() {
@@ -145,8 +147,15 @@ public struct SFZSoundBank: Sendable {
         case .preset(let b, let p): (b, p)
         case .automatic, .melodic: (0, 0)
         }
-        builder.addPreset(Self.name(of: instrument.path), bank: bank, program: program,
-                          zones: [Zone(generators: [Generator(.instrument, Int16(instrumentIndex))])])
+        let preset = builder.addPreset(Self.name(of: instrument.path), bank: bank, program: program,
+                                       zones: [Zone(generators: [Generator(.instrument, Int16(instrumentIndex))])])
+        let (defaults, ignoredDefaults) = Self.controllerDefaults(instrument.control)
+        builder.presets[preset].controllerDefaults = defaults
+        if !ignoredDefaults.isEmpty {
+            warnings.append(SFZWarning(.notPlayed, at: nil,
+                                       "set_ccN on \(ignoredDefaults.map { "CC \($0)" }.joined(separator: ", ")) ignored:"
+                                       + " a channel message or an extended controller, not a value a channel holds"))
+        }
         if slot == .melodic {
             // An empty kit, so the drum channel (which falls back to bank 0) stays silent.
             builder.addPreset("No drum kit", bank: 128, program: 0, zones: [])
@@ -158,6 +167,21 @@ public struct SFZSoundBank: Sendable {
         }
         self.warnings = warnings + notes.warnings
         regionCount = notes.playedRegions
+    }
+
+    /// The instrument's `set_ccN`/`set_hdccN` as the preset's controller defaults (7-bit, the
+    /// fraction of a `set_hdccN` rounded), in controller order, and the controllers left out:
+    /// extended ones (≥ 128) and those whose value is a message rather than a state (bank
+    /// select, data entry, RPN/NRPN selection, the channel-mode messages 120–127).
+    static func controllerDefaults(_ control: SFZControl) -> (defaults: [ControllerDefault], ignored: [Int]) {
+        var defaults: [ControllerDefault] = []
+        var ignored: [Int] = []
+        for (cc, value) in control.controllerDefaults.sorted(by: { $0.key < $1.key }) {
+            guard (0..<128).contains(cc), !ControllerDefault.isMessage(UInt8(cc)) else { ignored.append(cc); continue }
+            let seven = UInt8(min(max(value.rounded(), 0), 127))
+            defaults.append(ControllerDefault(controller: UInt8(cc), value: seven))
+        }
+        return (defaults, ignored)
     }
 
     /// Points per cycle of a generated wave.

@@ -28,6 +28,36 @@ extension SFZZoneMapping {
         return modulators
     }
 
+    /// The pitch wheel's range of a region with its own `bend_up`/`bend_down`, as sfizz plays
+    /// it (`Region::getBendInCents`): bend × `bend_up` cents above the centre, |bend| ×
+    /// `bend_down` below, whatever RPN 0 says (sfizz has no RPN 0). Two SF2 modulators make the
+    /// two slopes — the wheel times a switch that is 1 on its own side of the centre, 0 on the
+    /// other — in place of the default wheel modulator (cancelled). A region with sfizz's
+    /// default range (±200 cents) keeps that modulator, so it follows RPN 0 as SF2 voices do
+    /// (its 2 semitones until a MIDI file changes them).
+    static func bendModulators(_ region: SFZRegion) -> [Modulator] {
+        let up = region.pitch.bendUp, down = region.pitch.bendDown
+        guard up != 200 || down != -200 else { return [] }
+        let destination = Modulator.initialPitchDestination
+        var modulators = Modulator.defaults.filter { $0.destination == destination }.map { modulator in
+            var cancelled = modulator
+            cancelled.amount = 0
+            return cancelled
+        }
+        let wheel = ModulatorSource(.pitchWheel, isBipolar: true)
+        if up != 0 {
+            modulators.append(Modulator(source: wheel, destination: destination,
+                                        amount: clampedInt16(up.rounded(), -32768...32767),
+                                        amountSource: ModulatorSource(.pitchWheel, curve: .switch)))
+        }
+        if down != 0 {
+            modulators.append(Modulator(source: wheel, destination: destination,
+                                        amount: clampedInt16((-down).rounded(), -32768...32767),
+                                        amountSource: ModulatorSource(.pitchWheel, isDecreasing: true, curve: .switch)))
+        }
+        return modulators
+    }
+
     /// Whether the voice follows a controller input as sfizz does: a source it has, the linear
     /// curve, no quantising step. (Smoothing is not followed: the value moves at once.)
     static func isPlayed(_ input: SFZControllerInput) -> Bool {

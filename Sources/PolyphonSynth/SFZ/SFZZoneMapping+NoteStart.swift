@@ -6,7 +6,9 @@ extension SFZZoneMapping {
     /// (``noteStart(_:)``); nil when neither.
     static func shapingAndNoteStart(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet(),
                                     stream: UInt32 = 0) -> VoiceShaping? {
-        guard let noteStart = noteStart(region, curves: curves) else { return shaping(region, curves: curves, stream: stream) }
+        guard let noteStart = noteStart(region, curves: curves, stream: stream) else {
+            return shaping(region, curves: curves, stream: stream)
+        }
         var shaping = shaping(region, curves: curves, stream: stream) ?? VoiceShaping()
         shaping.noteStart = noteStart
         return shaping
@@ -15,8 +17,11 @@ extension SFZZoneMapping {
     /// What the region's voices work out at note-on, as sfizz does: the amplitude envelope when
     /// `ampeg_start`, a `ampeg_vel2*` or an `ampeg_*_onccN` moves it; `delay` with
     /// `delay_random` and `delay_onccN`; `offset_random` and `offset_onccN`; `count` and
-    /// `loop_count`. Nil when none. `curves` are the instrument's, for `ampeg_*_curveccN`.
-    static func noteStart(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet()) -> NoteStartShape? {
+    /// `loop_count`; `pitch_veltrack` (with `pitch_veltrack_onccN`) and `pitch_random`. Nil
+    /// when none. `curves` are the instrument's, for `*_curveccN`; `stream` numbers the
+    /// region's random draws.
+    static func noteStart(_ region: SFZRegion, curves: SFZCurveSet = SFZCurveSet(),
+                          stream: UInt32 = 0) -> NoteStartShape? {
         var shape = NoteStartShape()
         let envelope = region.amplitudeEnvelope
         // A flex envelope in its place (`egN_ampeg`) leaves the amplitude envelope held at full.
@@ -39,8 +44,19 @@ extension SFZZoneMapping {
             shape.offset = NoteStartValue(0, random: Float(playback.offsetRandom) + 1, controllers: offsetTerms)
         }
         shape.loopRepeats = sampleRepeats(region) ?? playback.loopCount
+        let pitch = region.pitch
+        let trackingTerms = terms(pitch.velocityTracking.controllers, curves)
+        if pitch.velocityTracking.value != 0 || !trackingTerms.isEmpty || pitch.random != 0 {
+            shape.pitch = NoteStartPitch(velocityTracking: NoteStartValue(pitch.velocityTracking.value,
+                                                                          controllers: trackingTerms),
+                                         random: pitch.random, randomStream: pitchStream(stream))
+        }
         return shape == NoteStartShape() ? nil : shape
     }
+
+    /// The stream of a region's `pitch_random` draws, apart from its `amp_random` and
+    /// `fil_random` ones.
+    static func pitchStream(_ region: UInt32) -> UInt32 { region ^ 0x8000_0000 }
 
     /// The times a region's sample repeats after its first play (`count` − 1), nil when it
     /// plays once: sfizz repeats a sample only when the region does not loop

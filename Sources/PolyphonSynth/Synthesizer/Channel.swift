@@ -20,6 +20,13 @@ final class Channel {
 
     /// 7-bit controller values (MSB for 14-bit pairs).
     private(set) var controllers = [UInt8](repeating: 0, count: 128)
+    /// Controllers the MIDI stream set since the last reset: a preset's default leaves them be.
+    private var setByMessage = [Bool](repeating: false, count: 128)
+    /// Controllers holding the selected preset's default (``ControllerDefault``), which another
+    /// preset's selection withdraws.
+    private var holdsDefault = [Bool](repeating: false, count: 128)
+    /// The selected preset's controller defaults (SFZ `set_ccN`).
+    private var presetDefaults: [ControllerDefault] = []
     private(set) var polyPressure = [UInt8](repeating: 0, count: 128)
     private(set) var channelPressure: UInt8 = 0
     /// 14-bit pitch wheel, 8192 = centre.
@@ -126,6 +133,8 @@ final class Channel {
     func controlChange(_ cc: Int, value: UInt8, bankSelectMode: BankSelectMode) -> VoiceCommand {
         let old = controllers[cc]
         controllers[cc] = value
+        setByMessage[cc] = true
+        holdsDefault[cc] = false
         switch cc {
         case 0:
             bankMSB = value
@@ -160,6 +169,7 @@ final class Channel {
             return .soundOff
         case 121:
             resetControllers()
+            applyPresetDefaults()
             return .releasePedalHeld
         case 123, 124, 125:
             return .notesOff
@@ -175,10 +185,12 @@ final class Channel {
         return .none
     }
 
-    /// Program change: chooses the preset for the bank-select state and the program.
-    func programChange(_ program: UInt8, presets: PresetTable, bankSelectMode: BankSelectMode) {
+    /// Program change: chooses the preset for the bank-select state and the program. Returns
+    /// whether controllers may have moved (``selectPreset(_:bankSelectMode:)``).
+    @discardableResult
+    func programChange(_ program: UInt8, presets: PresetTable, bankSelectMode: BankSelectMode) -> Bool {
         self.program = program
-        selectPreset(presets, bankSelectMode: bankSelectMode)
+        return selectPreset(presets, bankSelectMode: bankSelectMode)
     }
 
     func pitchBend(_ value: UInt16) { pitchWheel = value }
@@ -187,15 +199,59 @@ final class Channel {
 
     func keyPressure(_ key: Int, _ value: UInt8) { polyPressure[key] = value }
 
-    /// GS: parts assigned to or from the rhythm part change their preset at once.
-    func setPercussion(_ percussion: Bool, presets: PresetTable, bankSelectMode: BankSelectMode) {
+    /// GS: parts assigned to or from the rhythm part change their preset at once. Returns
+    /// whether controllers may have moved.
+    @discardableResult
+    func setPercussion(_ percussion: Bool, presets: PresetTable, bankSelectMode: BankSelectMode) -> Bool {
         isPercussion = percussion
-        selectPreset(presets, bankSelectMode: bankSelectMode)
+        return selectPreset(presets, bankSelectMode: bankSelectMode)
     }
 
-    /// Chooses the preset for the channel's bank-select state and program, with fallbacks:
-    /// drums → bank 128 program 0; melodic → bank 0 same program → bank 0 program 0.
-    func selectPreset(_ presets: PresetTable, bankSelectMode: BankSelectMode) {
+    /// Chooses the preset for the channel's bank-select state and program
+    /// (``choosePreset(_:bankSelectMode:)``) and takes its controller defaults: controllers the
+    /// MIDI stream has not set since the last reset hold the new preset's default, or their
+    /// power-on value when it has none. Returns whether controllers may have moved (false
+    /// whenever neither preset has defaults, as for every SF2 preset).
+    @discardableResult
+    func selectPreset(_ presets: PresetTable, bankSelectMode: BankSelectMode) -> Bool {
+        choosePreset(presets, bankSelectMode: bankSelectMode)
+        let defaults = presetIndex.map { presets.controllerDefaults[$0] } ?? []
+        guard !(defaults.isEmpty && presetDefaults.isEmpty) else { return false }
+        for d in presetDefaults where holdsDefault[Int(d.controller)] {
+            holdsDefault[Int(d.controller)] = false
+            controllers[Int(d.controller)] = Self.powerOnValue(d.controller)
+        }
+        presetDefaults = defaults
+        for d in defaults where !setByMessage[Int(d.controller)] {
+            controllers[Int(d.controller)] = d.value
+            holdsDefault[Int(d.controller)] = true
+        }
+        return true
+    }
+
+    /// Reset all controllers: every controller the preset has a default for returns to it, as
+    /// sfizz's reset returns every controller to its `set_ccN` value.
+    private func applyPresetDefaults() {
+        for d in presetDefaults {
+            controllers[Int(d.controller)] = d.value
+            setByMessage[Int(d.controller)] = false
+            holdsDefault[Int(d.controller)] = true
+        }
+    }
+
+    /// A controller's value at power-on and after a GM reset.
+    static func powerOnValue(_ controller: UInt8) -> UInt8 {
+        switch controller {
+        case 7: 100
+        case 10: 64
+        case 11, 43: 127
+        default: 0
+        }
+    }
+
+    /// Chooses the preset, with fallbacks: drums → bank 128 program 0; melodic → bank 0 same
+    /// program → bank 0 program 0.
+    private func choosePreset(_ presets: PresetTable, bankSelectMode: BankSelectMode) {
         let prog = Int(program)
         let bank: Int
         if isPercussion {
@@ -286,12 +342,14 @@ final class Channel {
         bankMSB = 0
         bankLSB = 0
         program = 0
-        for i in 0..<128 { controllers[i] = 0; polyPressure[i] = 0 }
-        controllers[7] = 100
-        controllers[10] = 64
-        controllers[11] = 127
-        controllers[39] = 0
-        controllers[43] = 127
+        for i in 0..<128 {
+            controllers[i] = Self.powerOnValue(UInt8(i))
+            polyPressure[i] = 0
+            setByMessage[i] = false
+            holdsDefault[i] = false
+        }
+        // The preset selected next brings its defaults again.
+        presetDefaults = []
         channelPressure = 0
         pitchWheel = 8192
         pitchBendRange = 2
@@ -315,6 +373,10 @@ final class Channel {
         controllers[11] = 127
         for cc in 64...69 { controllers[cc] = 0 }
         controllers[84] = 0
+        setByMessage[1] = false
+        setByMessage[11] = false
+        for cc in 64...69 { setByMessage[cc] = false }
+        setByMessage[84] = false
         channelPressure = 0
         for i in 0..<128 { polyPressure[i] = 0 }
         pitchWheel = 8192

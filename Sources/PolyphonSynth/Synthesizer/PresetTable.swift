@@ -10,6 +10,8 @@ struct PresetTable: Sendable {
     let playRules: [PresetPlayRules?]
     /// The most round-robin counters a preset counts.
     let counterCount: Int
+    /// Every preset's controller defaults (SFZ `set_ccN`), by preset index; empty for SF2.
+    let controllerDefaults: [[ControllerDefault]]
     /// The first preset with each (bank << 7 | program).
     private let lookup: [Int: Int]
 
@@ -24,6 +26,9 @@ struct PresetTable: Sendable {
         regions = soundBank.presets.indices.map { soundBank.regions(forPresetAt: $0, defaultModulators: defaults) }
         playRules = regions.map { PresetPlayRules($0) }
         counterCount = playRules.reduce(0) { max($0, $1?.counterCount ?? 0) }
+        controllerDefaults = soundBank.presets.map { preset in
+            preset.controllerDefaults.filter { !ControllerDefault.isMessage($0.controller) }
+        }
     }
 
     /// The preset for a bank and program, if the bank has it.

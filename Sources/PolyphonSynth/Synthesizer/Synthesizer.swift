@@ -477,7 +477,11 @@ public final class Synthesizer {
             if !voicePool.playStates.isEmpty { voicePool.pedalMoved(ch, controller: Int(controller), context) }
             voicePool.channelChanged(ch, context)
         case .programChange(let c, let program):
-            channel(c)?.programChange(program, presets: presets, bankSelectMode: bankSelectMode)
+            guard let ch = channel(c) else { return }
+            // An SFZ preset's controller defaults move the channel's sounding voices too.
+            if ch.programChange(program, presets: presets, bankSelectMode: bankSelectMode) {
+                voicePool.channelChanged(ch, context)
+            }
         case .pitchBend(let c, let value):
             guard let ch = channel(c) else { return }
             ch.pitchBend(value)
@@ -539,7 +543,9 @@ public final class Synthesizer {
         case .gsChorusLevel(let level):
             chorusSettings.level = level
         case .gsRhythmPart(let c, let isDrums):
-            if c < channels.count { channels[c].setPercussion(isDrums, presets: presets, bankSelectMode: bankSelectMode) }
+            if c < channels.count, channels[c].setPercussion(isDrums, presets: presets, bankSelectMode: bankSelectMode) {
+                voicePool.channelChanged(channels[c], context)
+            }
         case .xgSystemOn:
             bankSelectMode = .xg
             resetAll()

@@ -244,8 +244,12 @@ extension VoicePool {
                 : (state.event, condition?.region ?? -1, nextRandom(), nextRandom())
         }
         if let noteStart {
+            // pitch_random draws from the note's number, as amp_random and fil_random do: the
+            // channel's sequence stays as it was for instruments without it.
+            let pitchDraw = noteStart.pitch.map { NoteDraw.uniform(noteSeed(key: key), stream: $0.randomStream) } ?? 0
             let wait = voices[slot].applyNoteStart(noteStart, channel: ch,
-                                                   draws: (state.lastStart.delayDraw, state.lastStart.offsetDraw),
+                                                   draws: (state.lastStart.delayDraw, state.lastStart.offsetDraw,
+                                                           pitchDraw),
                                                    context: context)
             if wait > 0 {
                 voices[slot].note.startFrame = now + Int64(wait)

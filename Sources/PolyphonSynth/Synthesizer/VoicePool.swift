@@ -129,10 +129,14 @@ final class VoicePool {
         limit = max(limit, slot + 1)
         voices[slot].start(region: region, sample: sample, loopPeak: loopPeak, channel: channel, key: key,
                            velocity: velocity, frame: now, serial: nextSerial, portamento: portamento,
-                           noteSeed: notesBegun << 7 | UInt64(key & 127), context: context)
+                           noteSeed: noteSeed(key: key), context: context)
         voices[slot].note.bus = bus
         return slot
     }
+
+    /// The number of the note begun now on `key`, seeding its random draws (``NoteDraw``).
+    @inline(__always)
+    func noteSeed(key: Int) -> UInt64 { notesBegun << 7 | UInt64(key & 127) }
 
     /// A free slot, or the least important voice stolen: released voices first, then the
     /// quietest and oldest — never one started at this very frame.

@@ -5,11 +5,11 @@ import PolyphonSoundFontCore
 /// sample, and the delay before it sounds. Written over the zone's generators once, so the
 /// voice then plays exactly as any other.
 extension Voice {
-    /// Applies `shape` to a voice just started on `ch`, with `draws` (two numbers in [0, 1):
-    /// the delay's and the offset's random parts). Returns the frames the voice waits before
-    /// sounding (0: at once).
-    mutating func applyNoteStart(_ shape: NoteStartShape, channel ch: Channel, draws: (delay: Float, offset: Float),
-                                 context: RenderContext) -> Int {
+    /// Applies `shape` to a voice just started on `ch`, with `draws` (numbers in [0, 1): the
+    /// delay's, the offset's and the pitch's random parts). Returns the frames the voice waits
+    /// before sounding (0: at once).
+    mutating func applyNoteStart(_ shape: NoteStartShape, channel ch: Channel,
+                                 draws: (delay: Float, offset: Float, pitch: Float), context: RenderContext) -> Int {
         let velocity = note.velocity
         func value(_ v: NoteStartValue, _ draw: Float = 0) -> Float {
             v.value(velocity: velocity, draw: draw) { ch.controllers[$0] }
@@ -22,6 +22,10 @@ extension Voice {
             setUpOscillator()
         }
         if let repeats = shape.loopRepeats { oscillator.loopsLeft = max(repeats, 0) }
+        if let pitch = shape.pitch {
+            movePitch(by: pitch.cents(velocity: velocity, draw: draws.pitch) { ch.controllers[$0] }, channel: ch,
+                      context: context)
+        }
         if let envelope = shape.volumeEnvelope {
             writeVolumeEnvelope(envelope, channel: ch)
             startEnvelopesAndLFOs(context, startLevel: Self.bounded(value(envelope.start), 0...1))
@@ -30,6 +34,19 @@ extension Voice {
         // sfizz bounds the delay to 0…100 s.
         let seconds = Self.bounded(value(delay, draws.delay), 0...100)
         return Int(Double(seconds) * context.outputRate)
+    }
+
+    /// Adds `cents` to the note's tuning generators (whole semitones to the coarse tune, the
+    /// rest to the fine), where every later pitch update reads them; sfizz bounds nothing, the
+    /// coarse tune's ±120 semitones bound the sum here.
+    mutating func movePitch(by cents: Float, channel ch: Channel, context: RenderContext) {
+        guard cents != 0, !cents.isNaN else { return }
+        let coarse = Int(GeneratorType.coarseTune.rawValue), fine = Int(GeneratorType.fineTune.rawValue)
+        let total = Self.bounded(100 * generators[coarse] + generators[fine] + cents, -12_000...12_000)
+        let semitones = (total / 100).rounded(.towardZero)
+        generators[coarse] = semitones
+        generators[fine] = total - 100 * semitones
+        updateParameters(ch, context)
     }
 
     /// Writes sfizz's amplitude envelope stages for this note, at `ch`'s controllers, over the

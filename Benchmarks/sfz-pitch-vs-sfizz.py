@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""SFZ `set_ccN`/`set_hdccN` controller defaults and the per-note pitch opcodes
+(`pitch_veltrack` and its `_onccN`, `bend_up`/`bend_down`, `pitch_random`) rendered by Polyphon
+and by sfizz_render and compared: which region a controller default selects (told by its pitch),
+the level a default sets, pitch in cents at velocities 1/64/127, under the wheel at asymmetric
+bend ranges, and the spread of pitch_random's draws over many notes.
+
+    Benchmarks/sfz-pitch-vs-sfizz.py SFIZZ_RENDER [POLYPHON] [WORKDIR]
+
+SFIZZ_RENDER is sfizz's `sfizz_render`, built from sfizz's sources outside the repository;
+POLYPHON defaults to .build/debug/polyphon. Writes into WORKDIR (default a new temporary folder)
+a 3 s 440 Hz sine, an instrument whose keys each play it with one setting, and a MIDI file; renders
+both at 44.1 kHz and prints per note the pitch (zero crossings, cents from 440 Hz) or level in
+both (levels against the note played at CC 21 = 0). No CC message precedes the first notes: what they play comes from `set_ccN` alone. Needs
+python3 with numpy.
+"""
+import math, os, sys, tempfile
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from midi_writing import write_timed_midi
+from sfizz_rendering import render_both
+from wav_reading import read_wav
+from wav_writing import write_wav16
+
+RATE = 44100
+INSTRUMENT = """<control> hint_ram_based=1 set_cc20=100 set_hdcc21=0.5 set_cc30=127
+<group> sample=s.wav pitch_keytrack=0 pitch_keycenter=69 ampeg_release=0.01 amp_veltrack=0
+<region> key=60 pitch_veltrack=1200
+<region> key=61 pitch_veltrack_oncc30=-600
+<region> key=62 bend_up=700 bend_down=-1200
+<region> key=63 pitch_random=100
+<region> key=64 locc20=64 hicc20=127
+<region> key=64 locc20=0 hicc20=63 tune=700
+<region> key=65 volume=-20 volume_oncc21=20
+<region> key=66
+<region> lokey=100 hikey=127
+"""
+
+def cc(controller, value): return bytes([0xB0, controller, value])
+def bend(value): return bytes([0xE0, value & 0x7F, value >> 7])
+
+def main():
+    sfizz = sys.argv[1]
+    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
+    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-pitch')
+    os.makedirs(work, exist_ok=True)
+    points = 0.5 * np.sin(2 * np.pi * 440 * np.arange(3 * RATE) / RATE)
+    write_wav16(f'{work}/s.wav', points, RATE)
+    open(f'{work}/pitch.sfz', 'w').write(INSTRUMENT)
+
+    timed, notes = [], []   # notes: (start s, held s, key, velocity, what, measure)
+    def note(at, key, velocity, what, measure='cents', held=0.4):
+        tick = int(at * 960)
+        timed.extend([(tick, bytes([0x90, key, velocity])), (tick + int(held * 960), bytes([0x80, key, 0]))])
+        notes.append((at, held, key, velocity, what, measure))
+    def event(at, data): timed.append((int(at * 960), data))
+    note(0.0, 64, 100, 'set_cc20=100: the locc20=64 region (0 cents), no CC sent')
+    note(0.5, 65, 100, 'set_hdcc21=0.5, volume_oncc21=20', 'level')
+    event(0.9, cc(21, 0))
+    note(1.0, 65, 100, 'CC 21 = 0', 'level')
+    event(1.4, cc(20, 10))
+    note(1.5, 64, 100, 'CC 20 = 10: the hicc20=63 region (+700 cents)')
+    event(1.9, cc(121, 0))
+    note(2.0, 64, 100, 'after CC 121: set_cc20=100 again (0 cents)')
+    note(2.5, 65, 100, 'after CC 121: set_hdcc21=0.5 again', 'level')
+    at = 3.0
+    for key, name in [(60, 'pitch_veltrack=1200'), (61, 'pitch_veltrack_oncc30=-600, set_cc30=127')]:
+        for velocity in (1, 64, 127):
+            note(at, key, velocity, f'{name}, velocity {velocity}'); at += 0.5
+    # RPN 0 = 12 semitones: sfizz has no RPN 0; Polyphon's regions with their own range ignore it.
+    for t, data in [(at - 0.2, cc(101, 0)), (at - 0.2, cc(100, 0)), (at - 0.2, cc(6, 12)), (at - 0.2, cc(38, 0))]:
+        event(t, data)
+    for wheel in (16383, 12288, 4096, 0):
+        event(at - 0.1, bend(wheel))
+        note(at, 62, 100, f'bend_up=700 bend_down=-1200, wheel {wheel}'); at += 0.5
+    note(at, 66, 100, 'no bend_up/bend_down, wheel 0, RPN 0 = 12 semitones'); at += 0.5
+    event(at - 0.05, bend(8192))
+    random_from = len(notes)
+    for _ in range(40):
+        note(at, 63, 100, 'pitch_random=100', held=0.2); at += 0.25
+    write_timed_midi(f'{work}/pitch.mid', timed)
+    render_both(sfizz, polyphon, f'{work}/pitch.sfz', f'{work}/pitch.mid', f'{work}/sfizz.wav',
+                f'{work}/polyphon.wav', RATE)
+    a, b = read_wav(f'{work}/sfizz.wav'), read_wav(f'{work}/polyphon.wav')
+
+    def window(x, start, held): return x[int((start + 0.05) * RATE):int((start + held - 0.02) * RATE), 0]
+    def cents(x):
+        s = np.where((x[:-1] < 0) & (x[1:] >= 0))[0]; z = s + (-x[s] / (x[s + 1] - x[s]))
+        return 1200 * math.log2((len(z) - 1) / (z[-1] - z[0]) * RATE / 440)
+    def level(x): return 20 * math.log10(np.sqrt(np.mean(x ** 2)) + 1e-30)
+    print('| note | sfizz | Polyphon | Polyphon − sfizz |')
+    print('|---|---|---|---|')
+    # Levels against the note at CC 21 = 0 (the programs' output levels differ by a constant,
+    # see sfz-vs-sfizz.py).
+    start, held = next((n[0], n[1]) for n in notes if n[4] == 'CC 21 = 0')
+    base_a, base_b = level(window(a, start, held)), level(window(b, start, held))
+    for start, held, key, velocity, what, measure in notes[:random_from]:
+        wa, wb = window(a, start, held), window(b, start, held)
+        va, vb = (cents(wa), cents(wb)) if measure == 'cents' else (level(wa) - base_a, level(wb) - base_b)
+        unit = 'cents' if measure == 'cents' else 'dB over CC 21 = 0'
+        print(f'| {what} | {va:+.2f} {unit} | {vb:+.2f} {unit} | {vb - va:+.2f} |')
+    draws = [(cents(window(a, s, h)), cents(window(b, s, h))) for s, h, *_ in notes[random_from:]]
+    da, db = np.array([d[0] for d in draws]), np.array([d[1] for d in draws])
+    print(f'\npitch_random=100 over {len(draws)} notes, cents from 440 Hz (min / mean / max / standard deviation):')
+    print(f'- sfizz: {da.min():+.1f} / {da.mean():+.1f} / {da.max():+.1f} / {da.std():.1f}')
+    print(f'- Polyphon: {db.min():+.1f} / {db.mean():+.1f} / {db.max():+.1f} / {db.std():.1f}')
+    print(f'- a uniform draw in 0…100: 0 / +50 / +100 / {100 / math.sqrt(12):.1f}')
+
+if __name__ == '__main__':
+    main()
