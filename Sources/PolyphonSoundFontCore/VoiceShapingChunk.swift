@@ -23,27 +23,14 @@ enum VoiceShapingChunk {
     /// The `izvs` chunk's body for `instruments`, nil when no zone has a shaping. `firstBag` is
     /// each instrument's first `ibag` index, as the writer lays the bags out.
     static func body(_ instruments: [Instrument], firstBag: [UInt16]) -> [UInt8]? {
-        var out = RIFFWriter()
-        var count: UInt32 = 0
-        out.u16(version)
-        out.u16(0)
-        out.u32(0)
-        for (i, instrument) in instruments.enumerated() {
-            let first = Int(firstBag[i]) + (instrument.globalZone == nil ? 0 : 1)
-            for (z, zone) in instrument.zones.enumerated() {
-                guard let shaping = zone.shaping else { continue }
-                out.u16(UInt16(truncatingIfNeeded: first + z))
-                let length = out.bytes.count
-                out.u32(0)
-                out.shaping(shaping)
-                let size = UInt32(truncatingIfNeeded: out.bytes.count - length - 4)
-                for b in 0..<4 { out.bytes[length + b] = UInt8(truncatingIfNeeded: size >> UInt32(8 * b)) }
-                count += 1
-            }
+        ZoneRulesChunk.zoneRecordsBody(instruments, firstBag: firstBag, version: version, item: { $0.shaping }) {
+            (shaping: VoiceShaping, out: inout RIFFWriter) in
+            let length = out.bytes.count
+            out.u32(0)
+            out.shaping(shaping)
+            let size = UInt32(truncatingIfNeeded: out.bytes.count - length - 4)
+            for b in 0..<4 { out.bytes[length + b] = UInt8(truncatingIfNeeded: size >> UInt32(8 * b)) }
         }
-        guard count > 0 else { return nil }
-        for b in 0..<4 { out.bytes[4 + b] = UInt8(truncatingIfNeeded: count >> UInt32(8 * b)) }
-        return out.bytes
     }
 }
 

@@ -25,6 +25,16 @@ enum ZoneRulesChunk {
     /// The `izpc` chunk's body for `instruments`, nil when no zone has a condition. `firstBag`
     /// is each instrument's first `ibag` index, as the writer lays the bags out.
     static func playConditionBody(_ instruments: [Instrument], firstBag: [UInt16]) -> [UInt8]? {
+        zoneRecordsBody(instruments, firstBag: firstBag, version: version, item: { $0.playCondition }) {
+            (condition: PlayCondition, out: inout RIFFWriter) in write(condition, into: &out)
+        }
+    }
+
+    /// A `zext` chunk's body of per-zone records: `u16` version, `u16` 0, `u32` count, then for
+    /// each instrument zone with an `item` its `u16` ibag index and the item as `write` writes
+    /// it; nil when no zone has one. `firstBag` is each instrument's first `ibag` index.
+    static func zoneRecordsBody<Item>(_ instruments: [Instrument], firstBag: [UInt16], version: UInt16,
+                                      item: (Zone) -> Item?, write: (Item, inout RIFFWriter) -> Void) -> [UInt8]? {
         var out = RIFFWriter()
         var count: UInt32 = 0
         out.u16(version)
@@ -33,9 +43,9 @@ enum ZoneRulesChunk {
         for (i, instrument) in instruments.enumerated() {
             let first = Int(firstBag[i]) + (instrument.globalZone == nil ? 0 : 1)
             for (z, zone) in instrument.zones.enumerated() {
-                guard let condition = zone.playCondition else { continue }
+                guard let value = item(zone) else { continue }
                 out.u16(UInt16(truncatingIfNeeded: first + z))
-                write(condition, into: &out)
+                write(value, &out)
                 count += 1
             }
         }
