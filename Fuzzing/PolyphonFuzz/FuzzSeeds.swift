@@ -145,7 +145,12 @@ enum FuzzSeeds {
             Zone(generators: [Generator(.sampleModes, 1), Generator(.sampleID, Int16(r))], playCondition: $0)
         })
         rules.addPreset("Rules", program: 0, zones: [Zone(generators: [Generator(.instrument, Int16(ruled))])])
-        out.append(("play-conditions.sf2", rules.build().serialized()))
+        var ruledBank = rules.build()
+        out.append(("play-conditions.sf2", ruledBank.serialized()))
+        // Voice shapings beside them (izvs): every family on the first zone, a filter on the last.
+        ruledBank.instruments[ruled].zones[0].shaping = voiceShaping
+        ruledBank.instruments[ruled].zones[2].shaping = VoiceShaping(filter: FilterShape(.highPass, poles: 4, cutoff: 300))
+        out.append(("voice-shaping.sf2", ruledBank.serialized()))
         if let sf3 = sf3Seed(sine) { out.append(("vorbis.sf3", sf3)) }
         return out
     }

@@ -75,6 +75,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     private static func soundFont(_ bytes: [UInt8]) {
         guard let bank = try? SoundFont(bytes: bytes, name: "fuzz.sf2") else { return }
         for index in bank.presets.indices { _ = bank.regions(forPresetAt: index) }
+        // Voice shapings (the zext list's izvs) come back exactly from the bytes they write.
+        let shapings = bank.instruments.map { $0.zones.map(\.shaping) }
+        if shapings.contains(where: { $0.contains { $0 != nil } }),
+           let again = try? SoundFont(bytes: bank.serialized(), name: "rewritten.sf2"),
+           again.instruments.map({ $0.zones.map(\.shaping) }) != shapings {
+            fatalError("voice shapings changed when written and read back")
+        }
         var configuration = SynthesizerConfiguration(polyphony: 32)
         configuration.reverbEnabled = true
         configuration.chorusEnabled = true

@@ -10,8 +10,9 @@ extension SoundFont {
     /// - names are cut to the 20 bytes a record holds (INFO strings are not limited).
     ///
     /// Instrument zones' play conditions (SFZ regions' round robin, keyswitches, release
-    /// triggers …) and presets' controller defaults (SFZ `set_ccN`) follow `pdta` in a private
-    /// `LIST` of type `zext` that other SF2 readers skip; banks without any have no such list. A zone's ``Zone/shaping`` is not written.
+    /// triggers …), voice shapings (``Zone/shaping``: SFZ filters, envelopes, LFOs …) and
+    /// presets' controller defaults (SFZ `set_ccN`) follow `pdta` in a private `LIST` of type
+    /// `zext` that other SF2 readers skip; banks without any have no such list.
     ///
     /// SF3 banks (ifil 3.x) are written with their Ogg Vorbis streams as they are. The format
     /// limits each zone table (bags, generators, modulators) to 65,535 entries; larger banks
@@ -114,22 +115,19 @@ extension SoundFont {
         out.end(shdr)
         out.end(pdta)
 
-        let conditions = ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag)
-        let controllerDefaults = ControllerDefaultsChunk.body(presets)
-        if conditions != nil || controllerDefaults != nil {
-            let rules = out.begin("LIST")
+        let rules = [(ZoneRulesChunk.playConditions,
+                      ZoneRulesChunk.playConditionBody(instruments, firstBag: instrumentTables.firstBag)),
+                     (VoiceShapingChunk.id, VoiceShapingChunk.body(instruments, firstBag: instrumentTables.firstBag)),
+                     (ControllerDefaultsChunk.id, ControllerDefaultsChunk.body(presets))]
+        if rules.contains(where: { $0.1 != nil }) {
+            let list = out.begin("LIST")
             out.fourCC(ZoneRulesChunk.listType)
-            if let conditions {
-                let izpc = out.begin(ZoneRulesChunk.playConditions)
-                out.bytes += conditions
-                out.end(izpc)
+            for case let (id, body?) in rules {
+                let chunk = out.begin(id)
+                out.bytes += body
+                out.end(chunk)
             }
-            if let controllerDefaults {
-                let pcdf = out.begin(ControllerDefaultsChunk.id)
-                out.bytes += controllerDefaults
-                out.end(pcdf)
-            }
-            out.end(rules)
+            out.end(list)
         }
 
         out.end(riff)

@@ -2,7 +2,8 @@
 /// a filter of another shape in place of the SF2 low-pass, envelopes of sfizz's shape moving
 /// the pitch and the cutoff beside the SF2 modulation envelope, LFOs of any of sfizz's
 /// waves on the volume, pitch and cutoff, the level's tracking of velocity, key and controllers,
-/// and a stereo sample's placement. Not written to SF2 files (``Zone/playCondition`` is).
+/// and a stereo sample's placement. SF2 files carry it in a private chunk other readers skip
+/// (see ``SoundFont/serialized()``).
 public struct VoiceShaping: Hashable, Sendable {
     /// What the voice works out at its note-on from the velocity, the controllers and a random
     /// draw (SFZ `ampeg_*` with their `vel2*` and `_onccN` forms, `delay`, `offset_random`), nil

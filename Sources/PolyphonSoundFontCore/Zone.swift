@@ -11,7 +11,7 @@ public struct Zone: Hashable, Sendable {
     /// written to and read from SF2 in a private list other readers skip (``SoundFont/serialized()``).
     public var playCondition: PlayCondition?
     /// What an instrument zone built in code plays beyond SF2 (SFZ instruments), nil for
-    /// nothing.
+    /// nothing. Written to and read from SF2 beside ``playCondition``.
     public var shaping: VoiceShaping?
 
     /// A zone with the given generators and modulators, its play-time rules and what it plays

@@ -1,6 +1,7 @@
 /// The play-time rules of instrument zones (``Zone/playCondition``, SFZ regions' round robin,
 /// keyswitches, release triggers …) in a SoundFont file: a private `LIST` of type `zext` after
-/// `pdta`, holding one `izpc` chunk.
+/// `pdta`, holding one `izpc` chunk (and, for zones with a ``Zone/shaping``, one `izvs` chunk:
+/// ``VoiceShapingChunk``).
 ///
 /// SF2 has no place for them, and SF2 readers skip a RIFF list they do not know (FluidSynth
 /// reads INFO, sdta and pdta and stops; this reader ignores unknown lists), so a bank written
@@ -24,6 +25,16 @@ enum ZoneRulesChunk {
     /// The `izpc` chunk's body for `instruments`, nil when no zone has a condition. `firstBag`
     /// is each instrument's first `ibag` index, as the writer lays the bags out.
     static func playConditionBody(_ instruments: [Instrument], firstBag: [UInt16]) -> [UInt8]? {
+        zoneRecordsBody(instruments, firstBag: firstBag, version: version, item: { $0.playCondition }) {
+            (condition: PlayCondition, out: inout RIFFWriter) in write(condition, into: &out)
+        }
+    }
+
+    /// A `zext` chunk's body of per-zone records: `u16` version, `u16` 0, `u32` count, then for
+    /// each instrument zone with an `item` its `u16` ibag index and the item as `write` writes
+    /// it; nil when no zone has one. `firstBag` is each instrument's first `ibag` index.
+    static func zoneRecordsBody<Item>(_ instruments: [Instrument], firstBag: [UInt16], version: UInt16,
+                                      item: (Zone) -> Item?, write: (Item, inout RIFFWriter) -> Void) -> [UInt8]? {
         var out = RIFFWriter()
         var count: UInt32 = 0
         out.u16(version)
@@ -32,15 +43,24 @@ enum ZoneRulesChunk {
         for (i, instrument) in instruments.enumerated() {
             let first = Int(firstBag[i]) + (instrument.globalZone == nil ? 0 : 1)
             for (z, zone) in instrument.zones.enumerated() {
-                guard let condition = zone.playCondition else { continue }
+                guard let value = item(zone) else { continue }
                 out.u16(UInt16(truncatingIfNeeded: first + z))
-                write(condition, into: &out)
+                write(value, &out)
                 count += 1
             }
         }
         guard count > 0 else { return nil }
         for i in 0..<4 { out.bytes[4 + i] = UInt8(truncatingIfNeeded: count >> UInt32(8 * i)) }
         return out.bytes
+    }
+
+    /// Where each `ibag` index sits in the model: (instrument, zone).
+    static func zoneOfBag(_ zoneBags: [[Int]]) -> [Int: (instrument: Int, zone: Int)] {
+        var zoneOfBag: [Int: (instrument: Int, zone: Int)] = [:]
+        for (i, bags) in zoneBags.enumerated() {
+            for (z, bag) in bags.enumerated() { zoneOfBag[bag] = (i, z) }
+        }
+        return zoneOfBag
     }
 
     private static func write(_ c: PlayCondition, into out: inout RIFFWriter) {
@@ -96,13 +116,13 @@ enum ZoneRulesChunk {
 }
 
 extension RIFFWriter {
-    fileprivate mutating func f32(_ v: Float) { u32(v.bitPattern) }
-    fileprivate mutating func i64(_ v: Int) {
+    mutating func f32(_ v: Float) { u32(v.bitPattern) }
+    mutating func i64(_ v: Int) {
         let bits = UInt64(bitPattern: Int64(v))
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
     }
-    fileprivate mutating func flag(_ v: Bool) { bytes.append(v ? 1 : 0) }
-    fileprivate mutating func range(_ r: ClosedRange<UInt8>) {
+    mutating func flag(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    mutating func range(_ r: ClosedRange<UInt8>) {
         bytes.append(r.lowerBound)
         bytes.append(r.upperBound)
     }
@@ -111,8 +131,9 @@ extension RIFFWriter {
 // MARK: - Reading
 
 extension SoundFontReader {
-    /// Sets the play conditions the `zext` list holds on `instruments`' zones; `zoneBags` gives
-    /// each instrument zone's `ibag` index. A list of a later version is skipped with a warning.
+    /// Sets the play conditions and voice shapings the `zext` list holds on `instruments`' zones;
+    /// `zoneBags` gives each instrument zone's `ibag` index. A chunk of a later version is
+    /// skipped with a warning.
     mutating func readZoneRules(_ list: RIFFChunk, into instruments: inout [Instrument],
                                 zoneBags: [[Int]]) throws(SoundFontError) {
         let body = (list.dataOffset + 4)..<list.dataRange.upperBound
@@ -121,6 +142,7 @@ extension SoundFontReader {
         for chunk in chunks {
             switch chunk.id {
             case ZoneRulesChunk.playConditions: try readPlayConditions(chunk, into: &instruments, zoneBags: zoneBags)
+            case VoiceShapingChunk.id: try readVoiceShapings(chunk, into: &instruments, zoneBags: zoneBags)
             case ControllerDefaultsChunk.id: continue  // read with the presets (readControllerDefaults)
             default: warn(chunk.id, chunk.offset, "unknown \(ZoneRulesChunk.listType) chunk ignored")
             }
@@ -129,45 +151,54 @@ extension SoundFontReader {
 
     private mutating func readPlayConditions(_ chunk: RIFFChunk, into instruments: inout [Instrument],
                                              zoneBags: [[Int]]) throws(SoundFontError) {
+        guard let records = try zoneRecords(chunk, version: ZoneRulesChunk.version,
+                                              minimumRecordSize: ZoneRulesChunk.minimumRecordSize,
+                                              what: "play conditions") else { return }
+        var cursor = records.cursor
+        let zoneOfBag = ZoneRulesChunk.zoneOfBag(zoneBags)
+        let zoneCount = zoneOfBag.count
+        for _ in 0..<records.count {
+            let recordAt = cursor.offset
+            let (i, z) = try cursor.zone(zoneOfBag, what: "play condition")
+            guard instruments[i].zones[z].playCondition == nil else {
+                throw cursor.error(at: recordAt, .malformed("second play condition for ibag \(bytes.u16(recordAt))"))
+            }
+            instruments[i].zones[z].playCondition = try cursor.playCondition(zoneCount: zoneCount)
+        }
+        endZoneRecords(cursor, what: "play conditions")
+    }
+
+    /// Opens a `zext` chunk of per-zone records: `u16` version, `u16` 0, `u32` count. Nil (with
+    /// a warning) for a version other than `version`; an error when `count` records of at least
+    /// `minimumRecordSize` bytes cannot fit. The cursor stands at the first record.
+    mutating func zoneRecords(_ chunk: RIFFChunk, version: UInt16, minimumRecordSize: Int,
+                              what: String) throws(SoundFontError) -> (cursor: ChunkCursor, count: Int)? {
         var cursor = ChunkCursor(bytes: bytes, chunk: chunk, file: name)
-        let version = try cursor.u16()
-        guard version == ZoneRulesChunk.version else {
-            warn(chunk.id, chunk.offset, "play conditions of version \(version) ignored (this reader knows 1)")
-            return
+        let found = try cursor.u16()
+        guard found == version else {
+            warn(chunk.id, chunk.offset, "\(what) of version \(found) ignored (this reader knows \(version))")
+            return nil
         }
         _ = try cursor.u16()
         let recordsAt = cursor.offset
         let count = Int(try cursor.u32())
-        guard count <= cursor.remaining / ZoneRulesChunk.minimumRecordSize else {
-            throw cursor.error(at: recordsAt, .malformed("\(count) play conditions cannot fit in \(cursor.remaining) bytes"))
+        guard count <= cursor.remaining / minimumRecordSize else {
+            throw cursor.error(at: recordsAt, .malformed("\(count) \(what) cannot fit in \(cursor.remaining) bytes"))
         }
-        // Where each ibag index sits in the model, and how many zones the counters may number.
-        var zoneOfBag: [Int: (instrument: Int, zone: Int)] = [:]
-        var zoneCount = 0
-        for (i, bags) in zoneBags.enumerated() {
-            for (z, bag) in bags.enumerated() { zoneOfBag[bag] = (i, z) }
-            zoneCount += bags.count
-        }
-        for _ in 0..<count {
-            let recordAt = cursor.offset
-            let bag = Int(try cursor.u16())
-            guard let (i, z) = zoneOfBag[bag] else {
-                throw cursor.error(at: recordAt, .malformed("play condition for ibag \(bag), which is no instrument zone"))
-            }
-            guard instruments[i].zones[z].playCondition == nil else {
-                throw cursor.error(at: recordAt, .malformed("second play condition for ibag \(bag)"))
-            }
-            instruments[i].zones[z].playCondition = try cursor.playCondition(zoneCount: zoneCount)
-        }
+        return (cursor, count)
+    }
+
+    /// Warns of bytes left after a chunk's records (one is the RIFF pad).
+    mutating func endZoneRecords(_ cursor: ChunkCursor, what: String) {
         if cursor.remaining > 1 {
-            warn(chunk.id, cursor.offset, "\(cursor.remaining) bytes after the play conditions ignored")
+            warn(cursor.chunk.id, cursor.offset, "\(cursor.remaining) bytes after the \(what) ignored")
         }
     }
 }
 
 /// Reads one chunk's fields in order, never past its end: every read past it, and every value
 /// the engine could not play, throws an error naming the chunk and the byte offset.
-private struct ChunkCursor {
+struct ChunkCursor {
     let bytes: UnsafeRawBufferPointer
     let chunk: RIFFChunk
     let file: String
@@ -188,10 +219,22 @@ private struct ChunkCursor {
 
     private mutating func take(_ count: Int) throws(SoundFontError) -> Int {
         guard remaining >= count else {
-            throw error(at: offset, .malformed("a play condition runs past the chunk's end"))
+            throw error(at: offset, .malformed("a record runs past the chunk's end"))
         }
         defer { offset += count }
         return offset
+    }
+
+    /// A record's `u16` ibag index as the (instrument, zone) it names; an error when it names
+    /// no instrument zone.
+    mutating func zone(_ zoneOfBag: [Int: (instrument: Int, zone: Int)],
+                       what: String) throws(SoundFontError) -> (instrument: Int, zone: Int) {
+        let at = offset
+        let bag = Int(try u16())
+        guard let zone = zoneOfBag[bag] else {
+            throw error(at: at, .malformed("\(what) for ibag \(bag), which is no instrument zone"))
+        }
+        return zone
     }
 
     mutating func u8() throws(SoundFontError) -> UInt8 { bytes.u8(try take(1)) }

@@ -211,8 +211,9 @@ actor BankCatalog {
     }
 
     /// One preset as a small SF2 bank of its own (``SoundFont/subset(presetIndexes:)``); an SFZ
-    /// instrument's play conditions travel with it (``SoundFont/serialized()``'s `zext` list),
-    /// so the page's engine plays its release samples, round robin and keyswitches.
+    /// instrument's play conditions and voice shaping travel with it (``SoundFont/serialized()``'s
+    /// `zext` list), so the page's engine plays its release samples, round robin, keyswitches,
+    /// filters, envelopes and LFOs.
     func subset(_ id: String, bank number: Int, program: Int) throws(Failure) -> Data {
         let key = "\(id)/\(number)/\(program)"
         if let cached = subsets[key] {

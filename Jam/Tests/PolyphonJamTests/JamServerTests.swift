@@ -392,6 +392,37 @@ import PolyphonTestSupport
         let expected = [440, 880, 440 * pow(2, 7.0 / 12), 880]
         for (f, e) in zip(heard, expected) { #expect(abs(Measure.cents(f, e)) < 2, "\(heard) Hz") }
     }
+
+    /// The preset the page is sent keeps the SFZ's voice shaping (filter, pitch envelope, LFOs,
+    /// flex envelope) exactly as the SFZ bank holds it: read as the page's engine reads it, the
+    /// pitch envelope's octave sounds for its 0.1 s hold, then the note.
+    @Test func sfzVoiceShapingTravelsToThePage() async throws {
+        let directory = try TemporaryDirectory(prefix: "polyphon-jam-sfz-shaping")
+        let path = directory.path + "/Shaped.sfz"
+        try """
+            <region> sample=*sine pitch_keycenter=69 fil_type=lpf_2p cutoff=3000 pitcheg_depth=1200 pitcheg_hold=0.1
+              pitcheg_sustain=0 amplfo_freq=5 amplfo_depth=3 eg1_time0=0 eg1_level0=1 eg1_time1=0.1 eg1_level1=0
+              eg1_sustain=1 eg1_cutoff=-1200 lfo1_freq=3 lfo1_pan=20
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let entries = try BankCatalog.discover(paths: [path], locator: SoundBankLocator(environment: [:], homeDirectory: directory.path,
+                                                                                         systemRoot: directory.path))
+        let catalog = BankCatalog(entries: entries)
+        let subset = try await catalog.subset("shaped", bank: 0, program: 0)
+        let bank = try SoundFont(bytes: [UInt8](subset), name: "subset.sf2")
+        let native = try await catalog.bank("shaped")
+        let shapings = native.instruments.flatMap(\.zones).compactMap(\.shaping)
+        let shaping = try #require(shapings.first)
+        #expect(shaping.filter != nil && shaping.pitchEnvelope != nil && shaping.volumeLFO != nil)
+        #expect(shaping.flexEnvelopes.count == 1 && shaping.routedLFOs.count == 1)
+        #expect(bank.instruments.flatMap(\.zones).compactMap(\.shaping) == shapings)
+        let synthesizer = try Synthesizer(soundBank: bank)
+        synthesizer.startNote(69, withVelocity: 100, onChannel: 0)
+        let out = synthesizer.renderSeconds(0.3)
+        let octave = Measure.frequency(out.left[out.frame(0.01)..<out.frame(0.09)], rate: out.rate)
+        let note = Measure.frequency(out.left[out.frame(0.15)..<out.frame(0.3)], rate: out.rate)
+        #expect(abs(Measure.cents(octave, 880)) < 5, "\(octave) Hz")
+        #expect(abs(Measure.cents(note, 440)) < 2, "\(note) Hz")
+    }
 }
 
 /// `--soundfont Piano.sfz@0:0 --soundfont GM.sf2` in jam: the two offered first as one stack,
