@@ -145,6 +145,15 @@ extension JamBrowserTests {
             let droppedText = dropped["text"] as? String ?? ""
             #expect(droppedText.hasPrefix("Could not open dropped.mid") && droppedText.contains("not a Standard MIDI File"))
             #expect(dropped["shownAsError"] as? Bool == true)
+            // A damaged file that still reads (cut short): it loads, and the page shows the
+            // reader's warnings, as `polyphon info` lists them.
+            let damaged = try #require(result["damagedFile"] as? [String: Any])
+            print("jam, a file cut short: \(damaged)")
+            let warnings = damaged["warnings"] as? [String] ?? []
+            #expect(warnings.contains { $0.contains("byte") })
+            #expect((damaged["text"] as? String ?? "").hasPrefix("cut.mid:"))
+            #expect(warnings.allSatisfy { (damaged["text"] as? String ?? "").contains($0) })
+            #expect(damaged["shownAsError"] as? Bool == true)
 
             // What the page read.
             let summary = try #require(result["summary"] as? [String: Any])
