@@ -22,6 +22,13 @@ out="${1:-.build/documentation}"
 # Library products, each with its catalog Sources/<Module>/<Module>.docc.
 modules=(PolyphonMIDICore PolyphonMIDI PolyphonSoundFontCore PolyphonSoundFont PolyphonSFZCore PolyphonSFZ
          PolyphonSynth PolyphonBuiltInBank PolyphonAudio PolyphonLive PolyphonPlayback PolyphonBatch PolyphonWebKit)
+# The list is the manifest's: a library product added without a catalog here fails the build.
+products="$(swift package dump-package | python3 -c 'import json, sys; print(" ".join(sorted(p["name"] for p in json.load(sys.stdin)["products"] if "library" in p["type"])))')"
+listed="$(printf '%s\n' "${modules[@]}" | LC_ALL=C sort | paste -sd ' ')"
+if [ "$products" != "$listed" ]; then
+    echo "build-docs: the library products are \"$products\", the catalogs built \"$listed\"" >&2
+    exit 1
+fi
 # Modules whose `@_exported import` makes their core part of what a user of them sees: their
 # catalogs document the core's symbols too.
 reexports() {

@@ -199,7 +199,10 @@ private func synthesizerBytes(_ message: MIDIMessage) -> [UInt8]? {
 /// - when read: the format, ticks per quarter note (0 for SMPTE), the track count, the record
 ///   count, the song's duration in seconds (a 64-bit float: its last event, end of track
 ///   included), then the records in the order a player sends them — each the time in seconds
-///   (64-bit float), tick, track, kind (``MIDIRecordKind``), payload length, payload (padded to 4).
+///   (64-bit float), tick, track, kind (``MIDIRecordKind``), payload length, payload (padded to 4);
+///   then the reader's warnings about a damaged file it could still read (at most 16): their
+///   count, then each one's length and text (UTF-8: track, byte offset and the problem, padded
+///   to 4).
 ///
 /// Returns nil when no memory is left.
 @_cdecl("polyphon_midi_read")
@@ -237,6 +240,14 @@ public func polyphonMIDIRead(_ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ n
             records += 1
         }
         setWord(&out.bytes, 20, records)
+        let warnings = file.warnings.prefix(16)
+        out.int32(Int32(warnings.count))
+        for warning in warnings {
+            let text = Array(warning.description.utf8)
+            out.int32(Int32(text.count))
+            out.bytes.append(contentsOf: text)
+            while out.bytes.count % 4 != 0 { out.bytes.append(0) }
+        }
     } catch {
         let text = Array(error.description.utf8)
         out.int32(1)

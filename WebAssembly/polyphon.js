@@ -205,8 +205,10 @@ export const MIDIRecordKind = Object.freeze({ message: 0, tempo: 1, timeSignatur
 
 /**
  * Reads a Standard MIDI File (or RIFF RMID, or .kar) with the module's MIDI reader, as `polyphon
- * render` reads it: `{format, ticksPerQuarterNote, trackCount, duration, records}`, the records
- * (`{seconds, tick, track, kind, data}`, `data` a Uint8Array) in the order a player sends them.
+ * render` reads it: `{format, ticksPerQuarterNote, trackCount, duration, records, warnings}`, the
+ * records (`{seconds, tick, track, kind, data}`, `data` a Uint8Array) in the order a player sends
+ * them, the warnings (strings naming the track, byte offset and problem; at most 16) about a
+ * damaged file the reader could still read.
  * A file that cannot be read throws an Error whose message names the file, the track, the byte
  * offset and the problem.
  * @param {{module: WebAssembly.Module | BufferSource, bytes: BufferSource, name?: string}} options
@@ -231,13 +233,21 @@ export async function readMIDIFile({ module, bytes, name = "MIDI data" }) {
       throw new Error(new TextDecoder().decode(new Uint8Array(view.buffer, 12, view.getInt32(8, true))));
     }
     const song = { format: view.getInt32(8, true), ticksPerQuarterNote: view.getInt32(12, true),
-                   trackCount: view.getInt32(16, true), duration: view.getFloat64(24, true), records: [] };
+                   trackCount: view.getInt32(16, true), duration: view.getFloat64(24, true), records: [], warnings: [] };
     const count = view.getInt32(20, true);
-    for (let i = 0, at = 32; i < count; i++) {
+    let at = 32;
+    for (let i = 0; i < count; i++) {
       const length = view.getInt32(at + 20, true);
       song.records.push({ seconds: view.getFloat64(at, true), tick: view.getInt32(at + 8, true), track: view.getInt32(at + 12, true),
                           kind: view.getInt32(at + 16, true), data: new Uint8Array(view.buffer, at + 24, length) });
       at += 24 + ((length + 3) & ~3);
+    }
+    const warningCount = view.getInt32(at, true);
+    at += 4;
+    for (let i = 0; i < warningCount; i++) {
+      const length = view.getInt32(at, true);
+      song.warnings.push(new TextDecoder().decode(new Uint8Array(view.buffer, at + 4, length)));
+      at += 4 + ((length + 3) & ~3);
     }
     return song;
   } finally {

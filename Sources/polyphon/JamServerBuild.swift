@@ -41,11 +41,17 @@ struct JamServerBuild {
         } else {
             note("polyphon: a source changed since the jam server was built; building it again")
         }
-        note("polyphon: swift build -c \(configuration) --product polyphon-jam --package-path \(package)")
+        // Without --disable-build-manifest-caching SwiftPM reuses its plan of the last build
+        // while no manifest changed, and that plan knows only the source files the root's
+        // targets had then: a file a pull adds to them is not compiled ("cannot find … in
+        // scope"). Planning again costs seconds; a build is minutes.
+        let arguments = ["build", "-c", configuration, "--product", "polyphon-jam", "--package-path", package,
+                         "--disable-build-manifest-caching"]
+        note("polyphon: swift \(arguments.joined(separator: " "))")
         let started = Date()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swift)
-        process.arguments = ["build", "-c", configuration, "--product", "polyphon-jam", "--package-path", package]
+        process.arguments = arguments
         // SwiftPM's progress (one line updated in place on a terminal) goes to standard error,
         // so that standard output carries only the server's URL line.
         process.standardOutput = FileHandle.standardError

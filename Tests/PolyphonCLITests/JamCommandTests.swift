@@ -37,10 +37,15 @@ struct JamCommandTests {
         // The last build older than the sources (or none): the server is built, SwiftPM's
         // progress shown.
         let stamp = Self.jamPackage + "/.build/polyphon-jam-debug.stamp"
-        if FileManager.default.fileExists(atPath: stamp) {
+        let builtBefore = FileManager.default.fileExists(atPath: stamp)
+        if builtBefore {
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: stamp)
         }
         let first = try Self.startAndFetch(directory, "first")
+        // Never built through `polyphon jam` (a fresh checkout, or CI): it says so and how long
+        // a first build takes; built before: why it builds again.
+        #expect(first.stderr.contains(builtBefore ? "a source changed since the jam server was built"
+                                                  : "building the jam server, first use (about 15 minutes"), "\(first.stderr)")
         #expect(first.stderr.contains("swift build -c debug --product polyphon-jam"), "\(first.stderr)")
         #expect(first.stderr.contains("polyphon: jam server built in"), "\(first.stderr)")
         // Nothing changed since: no build, no SwiftPM.

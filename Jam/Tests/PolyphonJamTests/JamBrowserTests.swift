@@ -74,14 +74,16 @@ import PolyphonWebKit
 
     /// Runs `script` against a live server on a General MIDI bank (FluidR3_GM, required under
     /// CI, else the built-in one) with `out` as its folder; returns the bank and `result.json`.
-    static func runPage(script: String, out: String) async throws -> (bank: SoundFont, result: [String: Any]) {
+    /// `offerSongs`: the server lists the MIDI files in `out` as `--midi` does.
+    static func runPage(script: String, out: String, offerSongs: Bool = false) async throws -> (bank: SoundFont, result: [String: Any]) {
         let real = RealFiles.available(RealFiles.fluidR3)
         let entries = try BankCatalog.discover(paths: real ? [RealFiles.fluidR3] : [],
                                                locator: SoundBankLocator(environment: [:], homeDirectory: out, systemRoot: out))
         let catalog = BankCatalog(entries: entries)
         let kit = WebAssemblyKit.thisCheckout
         try kit.prepareModule { print($0) }
-        let server = JamServer(catalog: catalog, files: .standard(kit: kit, page: StaticFiles.pageFolder))
+        let server = JamServer(catalog: catalog, files: .standard(kit: kit, page: StaticFiles.pageFolder),
+                               songs: offerSongs ? try SongFolder.scan(out) : SongFolder())
         let app = Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         let status = try await app.test(.live) { client in
             let port = try #require(client.port)

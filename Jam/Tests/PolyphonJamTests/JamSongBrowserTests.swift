@@ -132,13 +132,28 @@ extension JamBrowserTests {
             try Data(Self.karaoke().serialized()).write(to: URL(fileURLWithPath: out + "/song.kar"))
             let plan: [String: Any] = ["seconds": 11, "seekSeconds": 8, "karaokeSeconds": [1.6, 3.3]]
             try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: out + "/song.json"))
-            let (bank, result) = try await Self.runPage(script: Self.fileScript, out: out)
+            let (bank, result) = try await Self.runPage(script: Self.fileScript, out: out, offerSongs: true)
             let rate = try #require(result["sampleRate"] as? Double)
 
             // A file that is not one: the reader's message names it and the problem; the page goes on.
             let bad = try #require(result["badFile"] as? String)
             print("jam, a file that is no MIDI file: \(bad)")
             #expect(bad.contains("not-midi.mid") && bad.contains("not a Standard MIDI File"))
+            // Dropped on the page, it is named in the page's message, shown as an error.
+            let dropped = try #require(result["droppedFile"] as? [String: Any])
+            print("jam, a file dropped that is no MIDI file: \(dropped)")
+            let droppedText = dropped["text"] as? String ?? ""
+            #expect(droppedText.hasPrefix("Could not open dropped.mid") && droppedText.contains("not a Standard MIDI File"))
+            #expect(dropped["shownAsError"] as? Bool == true)
+            // A damaged file that still reads (cut short): it loads, and the page shows the
+            // reader's warnings, as `polyphon info` lists them.
+            let damaged = try #require(result["damagedFile"] as? [String: Any])
+            print("jam, a file cut short: \(damaged)")
+            let warnings = damaged["warnings"] as? [String] ?? []
+            #expect(warnings.contains { $0.contains("byte") })
+            #expect((damaged["text"] as? String ?? "").hasPrefix("cut.mid:"))
+            #expect(warnings.allSatisfy { (damaged["text"] as? String ?? "").contains($0) })
+            #expect(damaged["shownAsError"] as? Bool == true)
 
             // What the page read.
             let summary = try #require(result["summary"] as? [String: Any])
@@ -186,6 +201,10 @@ extension JamBrowserTests {
                 #expect(count == page.count && Measure.db(Measure.rms(page[...])) > -50, "\(name)")
                 #expect(worst < -120, "\(name)")
             }
+            // The seek bar's readout at 8 s: bar 9, beat 1 (a bar lasts a second), and the time.
+            let seekShown = try #require(result["seekShown"] as? String)
+            print("jam seek to 8 s shows \"\(seekShown)\"")
+            #expect(seekShown.split(separator: " ") == ["9:1", "0:08.0", "/", "0:11.0"])
             // Muting took something audible away.
             let (_, _, mutedAway) = Self.difference(full, muted)
             #expect(mutedAway > -40)
@@ -208,13 +227,21 @@ extension JamBrowserTests {
             let exportedNoteTicks = exported.timedEvents().filter(\.message.isNoteOn).map(\.tick).sorted()
             print("jam song export (.mid): tempos \(exportedTempos), \(exportedNoteTicks.count) notes")
             #expect(exportedTempos == [[0, 250_000]] && exportedNoteTicks == songNoteTicks)
+            // Channels 1 and 10 soloed: only their notes are exported.
+            let soloed = try MIDIFile(contentsOfFile: out + "/soloed.mid").timedEvents().compactMap { e -> Int? in
+                if case .noteOn(let c, _, let v) = e.message, v > 0 { return Int(c) }
+                return nil
+            }
+            #expect(soloed.filter { $0 == 0 }.count == 30 && soloed.filter { $0 == 9 }.count == 80 && soloed.count == 110)
             let wav = try AudioFile(contentsOf: out + "/exported.wav")
             let withoutDrums = Array(try Self.nativeRender(Self.song(drums: false), bank: bank, rate: rate).prefix(Int(11 * rate)))
             let (differing, count, worst) = Self.difference(wav.channels[0], withoutDrums)
             print("jam song export (.wav, drums muted) vs native render: \(differing) of \(count) samples differ, worst \(worst) dBFS")
             #expect(count > Int(10 * rate) && worst < -120)
 
-            // A layer played on the keyboard over the song (on a channel of its own, 3) exports with it.
+            // The drums muted, a drum part played on the keyboard over the song (on a channel of
+            // its own, 3, made a GS rhythm part) exports with it: the song's piano and bass and
+            // the played snare, not the song's drums.
             let over = try MIDIFile(contentsOfFile: out + "/over.mid")
             let overNotes = over.timedEvents().compactMap { e -> (channel: Int, key: Int, seconds: Double)? in
                 if case .noteOn(let c, let k, let v) = e.message, v > 0 { return (Int(c), Int(k), e.seconds) }
@@ -222,11 +249,14 @@ extension JamBrowserTests {
             }
             let played = overNotes.filter { $0.channel == 2 }
             print("jam layer over the song: \(played.map { "key \($0.key) at \($0.seconds) s" }), \(overNotes.count) notes in all")
-            #expect(overNotes.count == 131 && played.map(\.key) == [84] && played.allSatisfy { $0.seconds > 0.3 })
+            #expect(overNotes.count == 51 && played.map(\.key) == [38] && played.allSatisfy { $0.seconds > 0.3 })
+            #expect(over.timedEvents().contains {
+                if case .systemExclusive(let body) = $0.message { body.starts(with: [0x41, 0x10, 0x42, 0x12, 0x40, 0x13, 0x15, 0x02]) } else { false }
+            }, "channel 3 made a rhythm part")
             // The layer lands on the song's beats: its note's tick is its frame at the song's 240 bpm.
-            let playedTick = over.timedEvents().first { if case .noteOn(2, 84, let v) = $0.message { v > 0 } else { false } }?.tick ?? -1
+            let playedTick = over.timedEvents().first { if case .noteOn(2, 38, let v) = $0.message { v > 0 } else { false } }?.tick ?? -1
             let playedFrame = try #require(result["overFrame"] as? Double)
-            print("jam layer over the song: key 84 on frame \(playedFrame), tick \(playedTick) of 480 per quarter at 240 bpm")
+            print("jam layer over the song: key 38 on frame \(playedFrame), tick \(playedTick) of 480 per quarter at 240 bpm")
             #expect(over.ticksPerQuarterNote == 480 && playedTick == Int((playedFrame / rate * 1920).rounded()))
 
             // Paused, the song stays where it is; played again, it goes on from there.
@@ -240,6 +270,16 @@ extension JamBrowserTests {
             let roll = try #require(result["rollPixels"] as? [String: Int])
             print("jam piano roll: \(roll) pixels painted")
             #expect(roll.values.allSatisfy { $0 > 500 })
+            // Coloured by channel: piano, bass and drums each in a colour of their own, told
+            // apart at a glance (each two at least 100 apart in 8-bit RGB).
+            let rollColours = try #require(result["rollColours"] as? [String: [[Int]]])
+            for (name, colours) in rollColours {
+                let apart = colours.indices.flatMap { i in colours.indices.filter { $0 > i }.map { j in
+                    sqrt(Double(zip(colours[i], colours[j]).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)))
+                } }
+                print("jam piano roll (\(name)): colours \(colours), at least \(apart.min() ?? 0) apart")
+                #expect(colours.count == 3 && apart.allSatisfy { $0 >= 100 }, "\(name)")
+            }
             #expect(try Self.pngSize(out + "/song-desktop.png") == (1280, 800))
             #expect(try Self.pngSize(out + "/song-phone.png") == (844, 390))
             try Self.keepScreenshots(["song-desktop.png", "song-phone.png"], from: out)
@@ -247,6 +287,8 @@ extension JamBrowserTests {
             // A .kar file's syllables come back in order on their times, without its "@" headers;
             // the line shown is the one sung, its current syllable highlighted.
             let karaoke = try #require(result["karaoke"] as? [String: Any])
+            // Opened from the folder the server offers, listed by file name only.
+            #expect(karaoke["listed"] as? [String] == ["song.kar", "song.mid"])
             let karLyrics = try #require(karaoke["lyrics"] as? [[String: Any]])
             #expect(karLyrics.map { $0["text"] as? String ?? "" } == ["\\Twin", "kle ", "twin", "kle", "/Lit", "tle ", "star"])
             #expect(karLyrics.enumerated().allSatisfy { abs(($1["time"] as? Double ?? -1) - (0.25 + 0.5 * Double($0))) < 1e-9 })

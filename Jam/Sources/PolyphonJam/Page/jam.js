@@ -484,7 +484,8 @@ function stopMetronome() { clearInterval(metronomeTimer); metronomeTimer = null;
 const MAX_MIDI_BYTES = 16 << 20;
 
 /** Reads a MIDI file in the page (the WebAssembly module's reader), hands its events to the
- *  worklet's player and loads the presets it plays: `{duration, tracks, channels, lyrics}`. */
+ *  worklet's player and loads the presets it plays: `{duration, tracks, channels, lyrics,
+ *  warnings}`, the warnings (shown on the page) about a damaged file the reader could still read. */
 async function loadMIDI(bytes, name = "song.mid") {
   await ready;
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
@@ -503,13 +504,16 @@ async function loadMIDI(bytes, name = "song.mid") {
   await loadBanks();
   sendSetup(liveChannel(), false);
   renderSong();
-  say(`${name}: ${formatTime(song.duration)}, ${song.channels.length} channels, ${song.tracks.length} tracks.`);
+  const read = `${name}: ${formatTime(song.duration)}, ${song.channels.length} channels, ${song.tracks.length} tracks.`;
+  if (song.warnings.length) say(`${read} Damaged: ${song.warnings.join("; ")}`, true);
+  else say(read);
   return songSummary(song);
 }
 
 function songSummary(song) {
   return { duration: song.duration, tracks: song.tracks.map((t) => ({ ...t })),
-           channels: song.channels.map((c) => ({ ...c, name: channelInstrumentName(c) })), lyrics: song.lyrics.map((l) => ({ ...l })) };
+           channels: song.channels.map((c) => ({ ...c, name: channelInstrumentName(c) })), lyrics: song.lyrics.map((l) => ({ ...l })),
+           warnings: [...song.warnings] };
 }
 
 /** The song's events on their frames at `sampleRate`, its channels and the presets they play,
@@ -550,7 +554,7 @@ function describeSong(file, name, sampleRate) {
       }
     }
   }
-  return { name, events, duration: file.duration, ticksPerQuarterNote: file.ticksPerQuarterNote, tempos, signatures,
+  return { name, events, duration: file.duration, ticksPerQuarterNote: file.ticksPerQuarterNote, tempos, signatures, warnings: file.warnings,
            tracks, channels: [...channels.values()].sort((a, b) => a.channel - b.channel),
            lyrics: lyrics.length ? lyrics : karaoke, position: 0, playing: false, rate: 1, transpose: 0,
            presets: [...presets].map((k) => k.split(":").map(Number)), muted: new Set(), soloed: new Set() };
@@ -575,7 +579,9 @@ function songNotes(song, sampleRate) {
 
 // MARK: The piano roll
 
-const channelColours = Array.from({ length: 16 }, (_, c) => `hsl(${(c * 137) % 360} 70% 60%)`);
+/** A colour per channel: the drums (channel 10) grey, the others 16 hues apart by at least 22.5°,
+ *  the channels songs use most (1–9) spread farthest. */
+const channelColours = Array.from({ length: 16 }, (_, c) => c === 9 ? "hsl(0 0% 78%)" : `hsl(${(c * 157.5) % 360} 70% 60%)`);
 /** Where the song is now, between the worklet's reports: the last one moved on by the clock. */
 let rollClock = null;
 
