@@ -18,12 +18,12 @@ Stereo notes: the level of each sample side (its frequency) in each output chann
 Second instrument: one region uses volume_oncc7, which in sfizz drops the default CC 7 gain for
 every region — its own offset must equal the first instrument's. Needs python3 with numpy.
 """
-import math, os, struct, subprocess, sys, tempfile
+import math, os, struct, subprocess, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 
 RATE = 44100
@@ -185,10 +185,7 @@ def compare(a, b, title):
     return offset
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-amplitude')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-amplitude')
     t = np.arange(2 * RATE) / RATE
     write_wav(f'{work}/s.wav', [0.5 * np.sin(2 * np.pi * 441 * t)])
     write_wav(f'{work}/st.wav', [0.5 * np.sin(2 * np.pi * 300 * t), 0.5 * np.sin(2 * np.pi * 500 * t)])

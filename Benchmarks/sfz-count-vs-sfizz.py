@@ -12,12 +12,12 @@ setting, and a MIDI file playing each key once a second (released when the table
 both at 44.1 kHz and prints, per note, the ms until the output falls silent (its last point
 above 1 % of the note's peak) in both. Needs python3 with numpy.
 """
-import os, subprocess, sys, tempfile
+import os, subprocess, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 from wav_writing import write_wav16
 
@@ -34,10 +34,7 @@ CASES = [
 ]
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-count')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-count')
     points = 0.5 * np.sin(2 * np.pi * 500 * np.arange(4410) / RATE)
     write_wav16(f'{work}/s.wav', points, RATE)
     lines = ['<control> hint_ram_based=1', '<group> sample=s.wav pitch_keytrack=0 ampeg_release=0.001']

@@ -11,12 +11,12 @@ each key for 0.9 s once a second with CC 1 at 0 from the note-on and at 127 from
 renders both at 44.1 kHz and prints each note's level against a plain note (RMS, 5 ms windows)
 in both. Needs python3 with numpy.
 """
-import math, os, subprocess, sys, tempfile
+import math, os, subprocess, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 from wav_writing import write_wav16
 
@@ -30,10 +30,7 @@ CASES = [
 TIMES = [0.05, 0.0925, 0.1375, 0.17, 0.25, 0.3, 0.35, 0.45, 0.6, 0.8]
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-dynamic')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-dynamic')
     points = 0.5 * np.sin(2 * np.pi * 1000 * np.arange(2 * RATE) / RATE)
     write_wav16(f'{work}/s.wav', points, RATE)
     lines = ['<control> hint_ram_based=1', '<group> sample=s.wav pitch_keytrack=0']

@@ -21,7 +21,7 @@ group per one-second slot; renders both at 44.1 kHz and prints two tables:
 
 Needs python3 with numpy.
 """
-import math, os, struct, subprocess, sys, tempfile, types
+import math, os, struct, subprocess, types
 import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +29,7 @@ base = types.ModuleType('sfz_vs_sfizz')
 base.__file__ = os.path.join(here, 'sfz-vs-sfizz.py')
 source = open(os.path.join(here, 'sfz-vs-sfizz.py')).read().replace('\nmain()\n', '\n')
 exec(compile(source, 'sfz-vs-sfizz.py', 'exec'), base.__dict__)
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 RATE, write_wav, read_wav = base.RATE, base.write_wav, base.read_wav
 
 SINES = {'a': 300, 'b': 400, 'c': 500, 'd': 600, 'e': 700}
@@ -157,10 +157,7 @@ def which(x):
     return ''.join(k for k in sorted(amps) if amps[k] > loud / 10)
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-env-vs-sfizz')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-env-vs-sfizz')
     for name, f in SINES.items():
         write_wav(f'{work}/{name}.wav', [math.sin(2 * math.pi * f * i / RATE) for i in range(2 * RATE)])
     write_wav(f'{work}/k.wav', [math.sin(2 * math.pi * 1000 * i / RATE) for i in range(2 * RATE)])

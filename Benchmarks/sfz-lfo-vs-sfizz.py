@@ -16,11 +16,11 @@ taken against each program's own plain sine (the first note), which removes thei
 output offset; '–' where the note is silent (below −60 dB, sfizz_render's 16-bit floor). Needs
 python3 with numpy.
 """
-import math, os, struct, subprocess, sys, tempfile
+import math, os, struct, subprocess, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 
 RATE = 48000
@@ -81,10 +81,7 @@ def cents(x):
 def db(x): return 20 * math.log10(np.sqrt(np.mean(x ** 2)) + 1e-30)
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-lfo')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-lfo')
     t = np.arange(4 * RATE) / RATE
     write_wav(f'{work}/c4.wav', 0.5 * np.sin(2 * np.pi * C4 * t))
     write_wav(f'{work}/noise.wav', np.random.default_rng(1).uniform(-0.5, 0.5, 4 * RATE))

@@ -20,12 +20,12 @@ envelope opens, each held 1.2 s: pitch (zero crossings over 20 ms) and level (RM
 at points through every stage; then a pitch and a volume LFO on the sine. Needs python3 with
 numpy.
 """
-import math, os, struct, subprocess, sys, tempfile
+import math, os, struct, subprocess, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 
 # sfizz's filters run at its default 48 kHz whatever the output rate (Voice::setMaxFiltersPerVoice
@@ -112,10 +112,7 @@ def crossing(freqs, r, kind, fc):
     return float('nan')
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-filters')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-filters')
     write_wav(f'{work}/noise.wav', np.random.default_rng(1).uniform(-0.5, 0.5, 2 * RATE))
     lines = ['<control> hint_ram_based=1', '<group> sample=noise.wav pitch_keytrack=0 pitch_keycenter=60 ampeg_release=0.01']
     lines += [f'<region> key={key} {opcodes}' for key, _, opcodes, _, _ in FILTERS]

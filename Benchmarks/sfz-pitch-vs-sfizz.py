@@ -14,12 +14,12 @@ both at 44.1 kHz and prints per note the pitch (zero crossings, cents from 440 H
 both (levels against the note played at CC 21 = 0). No CC message precedes the first notes: what they play comes from `set_ccN` alone. Needs
 python3 with numpy.
 """
-import math, os, sys, tempfile
+import math, os, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from midi_writing import write_timed_midi
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 from wav_writing import write_wav16
 
@@ -41,10 +41,7 @@ def cc(controller, value): return bytes([0xB0, controller, value])
 def bend(value): return bytes([0xE0, value & 0x7F, value >> 7])
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-pitch')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-pitch')
     points = 0.5 * np.sin(2 * np.pi * 440 * np.arange(3 * RATE) / RATE)
     write_wav16(f'{work}/s.wav', points, RATE)
     open(f'{work}/pitch.sfz', 'w').write(INSTRUMENT)

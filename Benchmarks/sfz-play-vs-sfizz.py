@@ -10,7 +10,7 @@ using round robin, a keyswitch, a controller range and a release trigger with `r
 MIDI file playing one event per one-second slot; renders both at 44.1 kHz and prints, per slot,
 the frequency each renderer played and the level difference. Needs python3 with numpy.
 """
-import math, os, struct, subprocess, sys, tempfile, types
+import math, os, struct, subprocess, types
 import numpy as np
 
 # The WAV and measuring helpers of sfz-vs-sfizz.py, loaded without running its comparison.
@@ -19,7 +19,7 @@ base = types.ModuleType('sfz_vs_sfizz')
 base.__file__ = os.path.join(here, 'sfz-vs-sfizz.py')
 source = open(os.path.join(here, 'sfz-vs-sfizz.py')).read().replace('\nmain()\n', '\n')
 exec(compile(source, 'sfz-vs-sfizz.py', 'exec'), base.__dict__)
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 RATE, write_wav, read_wav, hertz, db, window = base.RATE, base.write_wav, base.read_wav, base.hertz, base.db, base.window
 
 SINES = {'a': 300, 'b': 400, 'c': 500, 'd': 600, 'e': 700}
@@ -72,10 +72,7 @@ def which(x):
     return name if abs(1200 * math.log2(f / SINES[name])) < 5 else f'{f:.1f} Hz'
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-play-vs-sfizz')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-play-vs-sfizz')
     for name, f in SINES.items():
         write_wav(f'{work}/{name}.wav', [math.sin(2 * math.pi * f * i / RATE) for i in range(2 * RATE)])
     write_wav(f'{work}/r.wav', [math.sin(2 * math.pi * 700 * i / RATE) for i in range(int(0.3 * RATE))])

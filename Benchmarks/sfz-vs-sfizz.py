@@ -12,11 +12,11 @@ prints for every note the pitch (zero crossings, 0.3–0.7 s into the note) and 
 difference, envelope points, pan and release. sfizz plays samples whole only with
 `<control> hint_ram_based=1`, which the instruments carry. Needs python3 with numpy.
 """
-import math, os, struct, subprocess, sys, tempfile
+import math, os, struct, subprocess, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sfizz_rendering import render_both
+from sfizz_rendering import comparison_arguments, render_both
 from wav_reading import read_wav
 
 RATE = 44100
@@ -66,10 +66,7 @@ def db(x): return 20 * np.log10(np.sqrt(np.mean(x ** 2)) + 1e-30)
 def window(x, start, length): return x[int(start * RATE):int((start + length) * RATE)]
 
 def main():
-    sfizz = sys.argv[1]
-    polyphon = sys.argv[2] if len(sys.argv) > 2 else '.build/debug/polyphon'
-    work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='sfz-vs-sfizz')
-    os.makedirs(work, exist_ok=True)
+    sfizz, polyphon, work = comparison_arguments('sfz-vs-sfizz')
     write_wav(f'{work}/c4.wav', [math.sin(2 * math.pi * 261.6255653 * i / RATE) for i in range(2 * RATE)])
     write_wav(f'{work}/loop.wav', [math.sin(2 * math.pi * 441 * i / RATE) for i in range(1000)], smpl_loop=(0, 999))
     write_midi(f'{work}/notes.mid')
