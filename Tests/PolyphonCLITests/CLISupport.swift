@@ -28,11 +28,7 @@ enum CLI {
     }
 
     /// A directory for this test run's files.
-    static let workDirectory: String = {
-        let dir = NSTemporaryDirectory() + "polyphon-cli-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }()
+    static let workDirectory = TemporaryDirectory.forThisProcess(prefix: "polyphon-cli")
 
     /// ``SineBank`` as a file.
     static func bankFile() throws -> String {

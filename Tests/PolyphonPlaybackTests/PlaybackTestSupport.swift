@@ -32,11 +32,7 @@ enum Fixtures {
         return MIDIFile(format: .multipleTracks, division: .ticksPerQuarterNote(480), tracks: tracks)
     }
 
-    static var tempDirectory: String {
-        let dir = NSTemporaryDirectory() + "polyphon-tests-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static var tempDirectory: String { TemporaryDirectory.forThisProcess(prefix: "polyphon-tests") }
 }
 
 /// Collects rendered audio in memory.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PolyphonSoundFont
 import PolyphonMIDI
+import PolyphonTestSupport
 @testable import PolyphonSynth
 
 /// The engine compiled to WebAssembly (Scripts/build-wasm.sh) against the native engine: the
@@ -13,7 +14,7 @@ import PolyphonMIDI
     /// Builds the module once per test run (about half a minute), or nil without a toolchain
     /// that can (it needs swiftc's Embedded wasm32 standard library, clang and wasm-ld).
     static let module: String? = {
-        let out = NSTemporaryDirectory() + "polyphon-wasm-\(getpid())"
+        let out = TemporaryDirectory.forThisProcess(prefix: "polyphon-wasm")
         guard let r = try? runProcess("/bin/bash", [packageRoot + "/Scripts/build-wasm.sh", out]), r.status == 0 else {
             return nil
         }
