@@ -70,6 +70,8 @@ import PolyphonSoundFont
                 // render call spread over threads, each in two tasks or more (a slice, a stretch).
                 #expect(s.threadedRounds >= 30_000 / block && pool.tasksRun >= 2 * s.threadedRounds,
                         "block \(block): \(s.threadedRounds) rounds, \(pool.tasksRun) tasks")
+                // Members of shared filters summed into their inputs by the mix step's stretches.
+                #expect(s.sharedInputsMixedOnThreads > 0, "block \(block): no shared input on the threads")
                 // The reverb and chorus side by side wherever a chunk is long enough to repay it.
                 #expect((s.effectChunksOnThreads > 0) == (block >= 128), "block \(block): \(s.effectChunksOnThreads) effect chunks")
                 #expect(out.left == reference.left && out.right == reference.right, "block \(block), \(threads) threads differ")

@@ -46,8 +46,12 @@ final class SharedFilterPool {
         var inUse = false
         /// Voices in it at the end of the chunk (counted by the voice batch).
         var members = 0
-        /// Members whose whole chunk waits to be added in one pass (``add``).
+        /// Members whose whole chunk waits to be added in one pass (``add``); while signals
+        /// are queued for the mix, the group's count of them as ``sealQueue()`` sorts them.
         var pending = 0
+        /// Where the group's queued signals start in ``queueSorted``, and how many.
+        var queueStart = 0
+        var queueCount = 0
     }
 
     /// A voice entering a shared filter at a frame (its filter's state arrives in
@@ -75,6 +79,21 @@ final class SharedFilterPool {
     private let groupOrder: UnsafeMutablePointer<Int>
     private let pendingSignals: UnsafeMutablePointer<UnsafePointer<Float>>
     private var count = 0
+    /// While true (a round whose mix runs on threads), members' whole-chunk signals are queued
+    /// instead of added at once: the mix step adds them stretch by stretch of frames
+    /// (``addQueued(from:to:)``), each frame member by member in the order they were routed.
+    var queuesForMix = false
+    /// Signals queued, in the order they were routed, with their groups (−1: added already).
+    private let queueSignals: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let queueGroups: UnsafeMutablePointer<Int>
+    private var queueLength = 0
+    /// The same signals by group, each group's in routing order (``sealQueue()``).
+    private let queueSorted: UnsafeMutablePointer<UnsafePointer<Float>>
+    /// The groups with queued signals.
+    private let queuedGroups: UnsafeMutablePointer<Int>
+    private var queuedGroupCount = 0
+    /// Member chunks added by the mix step so far (for tests).
+    private(set) var queuedMembers = 0
     private let batch: FilterBatch
     /// The group in each of the batch's lanes.
     private let laneGroups: UnsafeMutablePointer<Int>
@@ -100,6 +119,10 @@ final class SharedFilterPool {
         events = .allocate(filledWith: FilterEvent(.flush, at: 0), count: eventCapacity)
         groupOrder = .allocate(filledWith: 0, count: c)
         pendingSignals = .allocate(filledWith: UnsafePointer(inputs), count: c * Self.batch)
+        queueSignals = .allocate(filledWith: UnsafePointer(inputs), count: joinCapacity)
+        queueGroups = .allocate(filledWith: -1, count: joinCapacity)
+        queueSorted = .allocate(filledWith: UnsafePointer(inputs), count: joinCapacity)
+        queuedGroups = .allocate(filledWith: 0, count: joinCapacity)
         batch = FilterBatch(frames: chunkFrames)
         laneGroups = .allocate(filledWith: 0, count: FilterBatch.lanes)
         silence = .allocate(filledWith: 0, count: chunkFrames)
@@ -116,6 +139,10 @@ final class SharedFilterPool {
         events.deallocate()
         groupOrder.deallocate()
         pendingSignals.deallocate()
+        queueSignals.deallocate()
+        queueGroups.deallocate()
+        queueSorted.deallocate()
+        queuedGroups.deallocate()
         laneGroups.deallocate()
         silence.deallocate()
         mixSources.deallocate()
@@ -196,9 +223,24 @@ final class SharedFilterPool {
 
     /// Adds frames `from..<to` of a member's dry signal into the shared filter's input. A whole
     /// chunk may wait (`deferred`) for up to ``batch`` members to be added in one pass
-    /// (``flush()``; `signal` must stay as it is until then). Each input frame is summed member
-    /// by member in the order of the calls either way, so the bits are the same.
+    /// (``flush()``), or, while ``queuesForMix``, for the mix step (``addQueued(from:to:)``);
+    /// `signal` must stay as it is until then. Each input frame is summed member by member in
+    /// the order of the calls either way, so the bits are the same.
     func add(_ signal: UnsafePointer<Float>, from: Int, to: Int, group g: Int, deferred: Bool) {
+        if queuesForMix {
+            // A voice is routed once a round: the queue (a place per voice) has room.
+            if deferred && from == 0 && to == count && queueLength < joinCapacity {
+                queueSignals[queueLength] = signal
+                queueGroups[queueLength] = g
+                queueLength += 1
+                return
+            }
+            // Nothing waits in `pendingSignals` while queueing.
+            addQueuedNow(g)
+            let x = input(g)
+            for i in from..<to { x[i] += signal[i] }
+            return
+        }
         if deferred && from == 0 && to == count {
             pendingSignals[g * Self.batch + groups[g].pending] = signal
             groups[g].pending += 1
@@ -219,36 +261,102 @@ final class SharedFilterPool {
     private func flush(_ g: Int) {
         let n = groups[g].pending
         guard n > 0 else { return }
-        let s = pendingSignals + g * Self.batch
         groups[g].pending = 0
-        let x = input(g)
-        if n < Self.batch {
-            // A few: one pass each (the same sums, in the same order).
-            for k in 0..<n {
-                let p = s[k]
-                for i in 0..<count { x[i] += p[i] }
-            }
-            return
-        }
-        let p0 = s[0], p1 = s[1], p2 = s[2], p3 = s[3], p4 = s[4], p5 = s[5], p6 = s[6], p7 = s[7]
+        Self.add(pendingSignals + g * Self.batch, n, into: input(g), from: 0, to: count)
+    }
+
+    /// Adds frames `from..<to` of `n` signals into `x`, each frame signal by signal in their
+    /// order: eight in one pass while eight are left, the rest one pass each (the same sums).
+    @inline(__always)
+    private static func add(_ s: UnsafePointer<UnsafePointer<Float>>, _ n: Int, into x: UnsafeMutablePointer<Float>,
+                            from: Int, to: Int) {
         @inline(__always) func load(_ q: UnsafePointer<Float>, _ i: Int) -> SIMD4<Float> {
             UnsafeRawPointer(q + i).loadUnaligned(as: SIMD4<Float>.self)
         }
-        var i = 0
-        while i &+ 4 <= count {
-            // One at a time, in call order.
-            var v = load(x, i)
-            v += load(p0, i); v += load(p1, i); v += load(p2, i); v += load(p3, i)
-            v += load(p4, i); v += load(p5, i); v += load(p6, i); v += load(p7, i)
-            UnsafeMutableRawPointer(x + i).storeBytes(of: v, as: SIMD4<Float>.self)
-            i &+= 4
+        var k = 0
+        while k &+ batch <= n {
+            let p0 = s[k], p1 = s[k + 1], p2 = s[k + 2], p3 = s[k + 3]
+            let p4 = s[k + 4], p5 = s[k + 5], p6 = s[k + 6], p7 = s[k + 7]
+            var i = from
+            while i &+ 4 <= to {
+                // One at a time, in call order.
+                var v = load(x, i)
+                v += load(p0, i); v += load(p1, i); v += load(p2, i); v += load(p3, i)
+                v += load(p4, i); v += load(p5, i); v += load(p6, i); v += load(p7, i)
+                UnsafeMutableRawPointer(x + i).storeBytes(of: v, as: SIMD4<Float>.self)
+                i &+= 4
+            }
+            while i < to {
+                var v = x[i]
+                for m in k..<(k + batch) { v += s[m][i] }
+                x[i] = v
+                i += 1
+            }
+            k &+= batch
         }
-        while i < count {
-            var v = x[i]
-            for k in 0..<Self.batch { v += s[k][i] }
-            x[i] = v
-            i += 1
+        // A few: one pass each (the same sums, in the same order).
+        while k < n {
+            let p = s[k]
+            for i in from..<to { x[i] += p[i] }
+            k &+= 1
         }
+    }
+
+    // MARK: - Inputs summed by the mix step
+
+    /// Adds group `g`'s queued signals at once (the whole chunk), before a member of it is
+    /// added directly: a frame's sum keeps the routing order.
+    private func addQueuedNow(_ g: Int) {
+        let x = input(g)
+        for q in 0..<queueLength where queueGroups[q] == g {
+            let p = queueSignals[q]
+            for i in 0..<count { x[i] += p[i] }
+            queueGroups[q] = -1
+        }
+    }
+
+    /// After a round's routing: sorts the queued signals by group, keeping each group's in
+    /// routing order, for ``addQueued(from:to:)``.
+    func sealQueue() {
+        queuedGroupCount = 0
+        for q in 0..<queueLength where queueGroups[q] >= 0 {
+            let g = queueGroups[q]
+            if groups[g].pending == 0 {
+                queuedGroups[queuedGroupCount] = g
+                queuedGroupCount += 1
+            }
+            groups[g].pending += 1
+        }
+        var start = 0
+        for t in 0..<queuedGroupCount {
+            let g = queuedGroups[t]
+            groups[g].queueStart = start
+            groups[g].queueCount = 0
+            start += groups[g].pending
+            groups[g].pending = 0
+        }
+        for q in 0..<queueLength where queueGroups[q] >= 0 {
+            let g = queueGroups[q]
+            queueSorted[groups[g].queueStart + groups[g].queueCount] = queueSignals[q]
+            groups[g].queueCount += 1
+        }
+        queuedMembers &+= start
+    }
+
+    /// Adds frames `from..<to` of every queued signal into its group's input. Stretches of
+    /// frames are independent: each may run on any thread, at the same time as the others.
+    func addQueued(from: Int, to: Int) {
+        for t in 0..<queuedGroupCount {
+            let g = queuedGroups[t]
+            Self.add(queueSorted + groups[g].queueStart, groups[g].queueCount, into: input(g), from: from, to: to)
+        }
+    }
+
+    /// After the mix step: the queue is empty again.
+    func endQueue() {
+        queueLength = 0
+        queuedGroupCount = 0
+        queuesForMix = false
     }
 
     /// Runs the shared filters over the chunk, eight at a time, and mixes each one's output

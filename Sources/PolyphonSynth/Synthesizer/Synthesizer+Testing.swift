@@ -16,6 +16,8 @@ extension Synthesizer {
         set { renderer.shortcuts.sharing = newValue }
     }
     @_spi(Testing) public var sharedFilterFrames: Int { renderer.router.sharedFrames }
+    /// Chunks of members' signals the threads' mix step added to shared filters' inputs so far.
+    @_spi(Testing) public var sharedInputsMixedOnThreads: Int { renderer.router.pool.queuedMembers }
 
     /// Whether steady voices run through control points that would change nothing
     /// (``SteadyVoice.swift``), how many points they passed so far (and how many of those

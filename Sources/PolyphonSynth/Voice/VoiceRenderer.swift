@@ -21,9 +21,9 @@
 ///
 /// With a ``RenderThreadPool`` the rounds are larger and spread over its threads in two
 /// parallel steps: groups of voices render and filter on any thread, then the round is mixed
-/// in stretches of frames, each stretch summing every voice in pool order. What must happen
-/// in pool order across voices — the router's joins and leaves, the shared filters' inputs —
-/// runs on the render thread between the two. So every output sample is summed in the same
+/// in stretches of frames, each stretch summing every voice in pool order, and every member
+/// of a shared filter into its input in pool order. What must happen in pool order across
+/// voices — the router's joins and leaves — runs on the render thread between the two. So every output sample is summed in the same
 /// order whatever the thread count, and the output is the same bytes. Rounds too small to
 /// repay the hand-off (``minimumThreadedVoices``, ``minimumThreadedWork``) stay on the render thread. Everything is
 /// allocated up front: rendering allocates nothing.
@@ -140,6 +140,8 @@ final class VoiceRenderer {
     private var targets = UnsafePointer<MixTarget>(bitPattern: 0x10)!
     private var grouped = false
     private var runsShared = false
+    /// The round's members of shared filters are added to their inputs by the mix step.
+    private var queuesShared = false
     private var roundCount = 0
     private var sliceCount = 1
     private var rangeFrames = 0
@@ -208,6 +210,9 @@ final class VoiceRenderer {
         run(.renderVoices, tasks: sliceCount, threaded: threaded)
         let t1 = profile?.clock() ?? 0
         if let meter { measure(meter) }
+        // On threads, the mix step also sums the shared filters' inputs, stretch by stretch.
+        queuesShared = threaded && runsShared
+        router.pool.queuesForMix = queuesShared
         routeWaitingVoices()
         let t2 = profile?.clock() ?? 0
         // Stretches of at least 128 frames, starting on multiples of 4 (the mix's vector width).
@@ -215,6 +220,7 @@ final class VoiceRenderer {
         rangeFrames = (count + ranges - 1) / ranges
         rangeFrames = (rangeFrames + 3) & ~3
         run(.mix, tasks: (count + rangeFrames - 1) / rangeFrames, threaded: threaded)
+        if queuesShared { router.pool.endQueue() }
         if threaded { threadedRounds &+= 1 }
         if let profile { record(profile, threaded: threaded, t0, t1, t2) }
     }
@@ -350,8 +356,10 @@ final class VoiceRenderer {
             }
         }
         if lane.batch.count > 0 { runFilters(lane) }
-        // The round's buffers are reused by the next one: members waiting go in now.
+        // The round's buffers are reused by the next one: members waiting go in now, or in
+        // the mix step.
         if runsShared { router.pool.flush() }
+        if queuesShared { router.pool.sealQueue() }
         if grouped && !filteredBusInUse {
             for k in 0..<roundCount where mixing[k] == .filteredBus {
                 filteredLeft.update(repeating: 0, count: count)
@@ -376,10 +384,12 @@ final class VoiceRenderer {
 
     // MARK: - Mixing
 
-    /// Frames `range · rangeFrames …` of the round into the buses: every voice in pool order.
+    /// Frames `range · rangeFrames …` of the round into the buses: every voice in pool order;
+    /// and members of shared filters into their inputs, when they were queued for the mix.
     private func mix(_ range: Int, _ lane: RenderLane) {
         let from = range * rangeFrames, to = min(count, from + rangeFrames)
         let frames = to - from
+        if queuesShared { router.pool.addQueued(from: from, to: to) }
         var gathered = 0
         for k in 0..<roundCount {
             let how = mixing[k]
