@@ -103,6 +103,7 @@ struct RenderCommand: ParsableCommand {
 
         for input in inputs {
             var midi = try MIDIFile(contentsOfFile: input)
+            for warning in midi.warnings { note("polyphon: \(input): warning: \(warning)") }
             if alignToFluidsynth {
                 do { midi = try midi.alignedToFluidSynthDispatch(sampleRate: Int(rate)) } catch {
                     throw CLIError("\(input): --align-to-fluidsynth: \(error)")
