@@ -20,7 +20,7 @@ struct RoutedLFO {
     private var heldHalf = SIMD8<Float>(repeating: 0)
     private var random: UInt64 = 1
     /// Steps of the sequence played in place of the first wave (0: none); their values stay
-    /// in the shape, read by ``value(steps:)``.
+    /// in the shape, the one playing (``stepIndex``) passed to ``value(step:)``.
     private var stepCount = 0
     private var startPhase: Double = 0
     /// Cycles at the LFO's own frequency since the delay ended.
@@ -96,19 +96,23 @@ struct RoutedLFO {
         }
     }
 
-    /// True when it plays a step sequence, whose values ``value(steps:)`` reads.
+    /// True when it plays a step sequence.
     var playsSteps: Bool { stepCount > 0 }
 
-    /// The sum of the waves now, the first the step sequence's step when it has one (`steps`
-    /// its values); 0 during the delay and after the last cycle.
-    func value(steps: [Float]) -> Float {
+    /// The step of the sequence playing now: ⌊phase × steps⌋ of the first wave's phase.
+    var stepIndex: Int {
+        let phase = Double(ratios[0]) * cycles + startPhase
+        return min(max(Int((phase - phase.rounded(.down)) * Double(stepCount)), 0), max(stepCount - 1, 0))
+    }
+
+    /// The sum of the waves now, the first replaced by `step` (the value of step
+    /// ``stepIndex``) when it plays a sequence; 0 during the delay and after the last cycle.
+    func value(step: Float) -> Float {
         guard !onset.isDelaying, count == 0 || cycles < count else { return 0 }
         var sum: Float = 0
         var first = 0
         if stepCount > 0 {
-            let phase = Double(ratios[0]) * cycles + startPhase
-            let index = min(Int((phase - phase.rounded(.down)) * Double(stepCount)), stepCount - 1)
-            sum = offsets[0] + scales[0] * steps[index]
+            sum = offsets[0] + scales[0] * step
             first = 1
         }
         for i in first..<waveCount {

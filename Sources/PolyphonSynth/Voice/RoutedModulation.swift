@@ -145,18 +145,9 @@ struct RoutedModulation {
         var ended = false
         for s in 0..<lfoCount + envelopeCount {
             let source = s < lfoCount ? s : 4 + s - lfoCount
-            let value: Float
-            if source < 4 {
-                var lfo = self.lfo(source)
-                lfo.advance(frames)
-                value = lfo.value(steps: lfo.playsSteps ? steps(source) : [])
-            } else {
-                var envelope = self.envelope(source - 4)
-                envelope.advance(frames)
-                value = envelope.value
-                if source == 4 + amplitudeEnvelope { ended = envelope.isFinished }
-            }
-            values[source] = value
+            let (value, finished) = self.value(of: source, ahead: frames)
+            if source == 4 + amplitudeEnvelope { ended = finished }
+            if chainRouteCount > 0 { values[source] = value }
             let lanes = source * 8
             sum += value * SIMD8(depths[lanes], depths[lanes + 1], 0, depths[lanes + 3],
                                  depths[lanes + 4], depths[lanes + 5], depths[lanes + 6], depths[lanes + 7])
@@ -177,9 +168,34 @@ struct RoutedModulation {
                       position: sum[Int(ModulationTarget.position.rawValue)], filterChain: chain, ended: ended)
     }
 
-    /// LFO `i`'s step sequence, read in place from the shape.
-    private func steps(_ i: Int) -> [Float] {
-        shaping?.routedLFOs[i].steps ?? []
+    /// The pitch alone `frames` frames from now (``ahead(_:)``'s `pitch`).
+    func pitch(ahead frames: Int) -> Float {
+        var pitch: Float = 0
+        for s in 0..<lfoCount + envelopeCount {
+            let source = s < lfoCount ? s : 4 + s - lfoCount
+            pitch += value(of: source, ahead: frames).value * depths[source * 8 + Int(ModulationTarget.pitch.rawValue)]
+        }
+        return pitch
+    }
+
+    /// Source `source`'s output `frames` frames from now (0–3 the LFOs, 4–7 the envelopes),
+    /// and whether an envelope has finished by then.
+    @inline(__always)
+    private func value(of source: Int, ahead frames: Int) -> (value: Float, finished: Bool) {
+        if source < 4 {
+            var lfo = self.lfo(source)
+            lfo.advance(frames)
+            return (lfo.value(step: lfo.playsSteps ? step(source, lfo.stepIndex) : 0), false)
+        }
+        var envelope = self.envelope(source - 4)
+        envelope.advance(frames)
+        return (envelope.value, envelope.isFinished)
+    }
+
+    /// Step `index` of LFO `i`'s sequence, read in place from the shape.
+    private func step(_ i: Int, _ index: Int) -> Float {
+        guard let shaping, index < shaping.routedLFOs[i].steps.count else { return 0 }
+        return shaping.routedLFOs[i].steps[index]
     }
 
     /// Routes to the filter chain a voice keeps (sfizz has no limit; 16 covers every stage of

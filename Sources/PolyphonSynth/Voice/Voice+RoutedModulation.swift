@@ -9,7 +9,7 @@ extension Voice {
         var output = routedModulation.ahead(period)
         // The period plays one pitch: the one at its middle follows a moving pitch best (the
         // gain and the filter glide to where the period ends).
-        if routedModulation.movesPitch { output.pitch = routedModulation.ahead(period / 2).pitch }
+        if routedModulation.movesPitch { output.pitch = routedModulation.pitch(ahead: period / 2) }
         if routedModulation.movesPan {
             routedModulation.lastPlacement = SIMD4(output.pan, output.width, output.position, 0)
             applyRoutedPan()
