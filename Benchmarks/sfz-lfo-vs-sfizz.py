@@ -71,6 +71,8 @@ NOTES = [
      '`lfo1_steps=4` (100, −50, 25, 0 %) at 4 Hz, ±60 cents, a sine at half the rate (×0.3) summed'),
     (55, 'cents', 'sample=c4.wav lfo1_freq=2 lfo1_wave=1 lfo1_phase=0.1 lfo1_phase_oncc1=0.3 lfo1_pitch=50',
      '`lfo1_phase_oncc1=0.3` at CC 1 = 100: sine 2 Hz, ±50 cents, phase 0.1 + 0.236'),
+    (56, 'pan', 'sample=c4both.wav width=50 lfo1_freq=2 lfo1_wave=1 lfo1_pan=60',
+     '`lfo1_pan` on a stereo sample (the same sine on both sides, `width=50`): sine 2 Hz, ±60 %'),
 ]
 TIMES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.7, 0.9, 1.05, 1.1, 1.2, 1.3, 1.45]
 
