@@ -14,6 +14,7 @@ extension SFZZoneMapping {
                                    volumeLFO: plain(region.amplitudeLFO), pitchLFO: plain(region.pitchLFO),
                                    filterLFO: filter == nil ? nil : plain(region.filterLFO))
         addFilterStages(region, curves: curves, stream: stream, to: &shaping)
+        shaping.controllerModulations += voiceControllerModulations(region, curves: curves)
         shaping.routedLFOs = routedLFOs(region, hasFilter: filter != nil)
         shaping.flexEnvelopes = flexEnvelopes(region, hasFilter: filter != nil)
         return shaping.isEmpty ? nil : shaping

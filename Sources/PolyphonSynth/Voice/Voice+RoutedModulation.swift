@@ -21,7 +21,7 @@ extension Voice {
     /// The pan gains with the routed pan (percent, as SF2's ‰) on top of the zone's and its
     /// modulators' — set again after a channel change recomputed them without it.
     mutating func applyRoutedPan() {
-        let pan = Units.panGains(total(.pan) + routedModulation.lastPan * 5)
+        let pan = Units.panGains(total(.pan) + routedModulation.lastPan * 5 + voiceControllers.panPermille)
         sound.panLeft = pan.left
         sound.panRight = pan.right
     }
