@@ -197,5 +197,53 @@ def controlled(sfizz, polyphon, work):
             row += [f'{va:+.2f}', f'{vb - va:+.2f}']
         print(f'| {ms} | ' + ' | '.join(row) + ' |')
 
+# A 0.2 s sample: 0.1 s at 440 Hz, then 0.1 s at 660 Hz (whole periods of neither; the
+# pitch tells which half plays). The instrument of SFZVoiceControllerTests' moved ends.
+MOVED = """<control> hint_ram_based=1
+<global> sample=halves.wav pitch_keytrack=0 pitch_keycenter=60 ampeg_release=0.01
+<region> key=60 end=8819 end_oncc1=-4410
+<region> key=61 loop_mode=loop_continuous loop_start=0 loop_end=8819 loop_start_oncc1=4410
+<region> key=62 loop_mode=loop_continuous loop_start=0 loop_end=8819 loop_end_oncc1=-4410
+<region> lokey=100 hikey=127
+"""
+
+def moved_ends(sfizz, polyphon, work):
+    t = np.arange(4410) / RATE
+    write_wav16(f'{work}/halves.wav', np.concatenate([0.5 * np.sin(2 * np.pi * 440 * t), 0.5 * np.sin(2 * np.pi * 660 * t)]), RATE)
+    open(f'{work}/moved.sfz', 'w').write(MOVED)
+    timed, notes = [], []
+    at = 0.0
+    for value in (0, 127):
+        timed.append((int(at * 960), cc(1, value)))
+        for key in (60, 61, 62):
+            tick = int((at + 0.05) * 960)
+            timed.extend([(tick, bytes([0x90, key, 100])), (tick + int(0.4 * 960), bytes([0x80, key, 0]))])
+            notes.append((at + 0.05, key, value)); at += 0.5
+    write_timed_midi(f'{work}/moved.mid', timed)
+    render_both(sfizz, polyphon, f'{work}/moved.sfz', f'{work}/moved.mid', f'{work}/moved-sfizz.wav',
+                f'{work}/moved-polyphon.wav', RATE)
+    a, b = read_wav(f'{work}/moved-sfizz.wav'), read_wav(f'{work}/moved-polyphon.wav')
+    def hertz(x):
+        s = np.where((x[:-1] < 0) & (x[1:] >= 0))[0]; z = s + (-x[s] / (x[s + 1] - x[s]))
+        return (len(z) - 1) / (z[-1] - z[0]) * RATE if len(z) > 2 else 0
+    def end_ms(x, start):
+        """When the note falls silent: the last 1 ms window above −60 dB after `start`."""
+        w = np.abs(x[int(start * RATE):int((start + 0.45) * RATE), 0])
+        loud = [i for i in range(0, len(w) - 44, 44) if w[i:i + 44].max() > 0.001]
+        return (loud[-1] + 44) / RATE * 1000 if loud else 0
+    print('\n| region | CC 1 | sfizz | Polyphon |')
+    print('|---|---|---|---|')
+    line = {int(l.split('key=')[1].split()[0]): l.split(' ', 2)[2] for l in MOVED.splitlines() if l.startswith('<region> key=')}
+    for start, key, value in notes:
+        if key == 60:
+            va, vb = f'ends at {end_ms(a, start):.0f} ms', f'ends at {end_ms(b, start):.0f} ms'
+        else:
+            # 20 ms windows at 0.15 s (past a loop end moved to 0.1 s) and 0.25 s (past the first pass).
+            va = ' / '.join(f'{hertz(a[int((start + t) * RATE):int((start + t + 0.02) * RATE), 0]):.0f}' for t in (0.15, 0.25)) + ' Hz'
+            vb = ' / '.join(f'{hertz(b[int((start + t) * RATE):int((start + t + 0.02) * RATE), 0]):.0f}' for t in (0.15, 0.25)) + ' Hz'
+        print(f'| `{line[key]}` | {value} | {va} | {vb} |')
+
 if __name__ == '__main__':
-    controlled(*main())
+    arguments = main()
+    controlled(*arguments)
+    moved_ends(*arguments)

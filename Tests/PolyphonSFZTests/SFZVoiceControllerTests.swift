@@ -88,7 +88,7 @@ import Testing
             let after = synthesizer.renderSeconds(0.16, block: 64)
             synthesizer.allSoundOff()
             _ = synthesizer.renderSeconds(0.01, block: 64)
-            synthesizer.sendController(121, withValue: 0, onChannel: 0)
+            synthesizer.sendController(2, withValue: 0, onChannel: 0)
             synthesizer.sendPitchBend(8192, onChannel: 0)
             return (before, after)
         }
@@ -110,6 +110,46 @@ import Testing
         for (ms, share) in [(25.0, 0.25), (50, 0.5), (75, 0.75), (140, 1)] {
             let fallen = decibels(at: ms) - start
             #expect(abs(fallen + 24 * share) < 0.6, "volume_smoothcc2=100, \(ms) ms: \(fallen) dB")
+        }
+    }
+    /// `end_onccN`, `loop_start_onccN`, `loop_end_onccN` move the sample's end and its loop at
+    /// note-on by CC/127 × depth frames, as sfizz: a 0.2 s sample of two halves, 440 Hz then
+    /// 660 Hz, so the pitch tells which half plays.
+    @Test func controllersMoveTheEndAndTheLoopAtNoteOn() throws {
+        let half = 4410
+        let halves = TestAudio.sine(frequency: 440, frames: half) + TestAudio.sine(frequency: 660, frames: half)
+        let bank = try SFZPlayingTests.bank("""
+            <global> sample=halves.wav pitch_keytrack=0 pitch_keycenter=60 ampeg_release=0.01
+            <region> key=60 end=8819 end_oncc1=-4410
+            <region> key=61 loop_mode=loop_continuous loop_start=0 loop_end=8819 loop_start_oncc1=4410
+            <region> key=62 loop_mode=loop_continuous loop_start=0 loop_end=8819 loop_end_oncc1=-4410
+            <region> lokey=100 hikey=127
+            """, files: ["halves.wav": TestAudio.wav([halves])])
+        #expect(bank.warnings.isEmpty, "\(bank.warnings)")
+        let synthesizer = try Synthesizer(soundBank: bank.soundFont)
+        func play(_ key: UInt8) -> Rendered {
+            synthesizer.startNote(key, withVelocity: 100, onChannel: 0)
+            let out = synthesizer.renderSeconds(0.3, block: 64)
+            synthesizer.allSoundOff()
+            _ = synthesizer.renderSeconds(0.01, block: 64)
+            return out
+        }
+        func hertz(_ out: Rendered, at seconds: Double) -> Double {
+            SFZPlayingTests.frequency(out, from: seconds, to: seconds + 0.02)
+        }
+        for value in [0, 127] as [UInt8] {
+            synthesizer.sendController(1, withValue: value, onChannel: 0)
+            let moved = value == 127
+            // The end 0.1 s earlier at CC 127: silent where the 660 Hz half would play.
+            let ends = play(60)
+            let ended = SFZPlayingTests.level(ends, from: 0.12, to: 0.18) - SFZPlayingTests.level(ends, from: 0.02, to: 0.08)
+            #expect(moved ? ended < -60 : abs(ended) < 1, "end_oncc1=-4410 at CC \(value): \(ended) dB at 0.12–0.18 s")
+            // The loop starting at the 660 Hz half: it plays on after the first pass.
+            let looped = hertz(play(61), at: 0.25)
+            #expect(abs(looped - (moved ? 660 : 440)) < 5, "loop_start_oncc1=4410 at CC \(value): \(looped) Hz at 0.25 s")
+            // The loop ending after the 440 Hz half: the 660 Hz half never plays.
+            let early = hertz(play(62), at: 0.15)
+            #expect(abs(early - (moved ? 440 : 660)) < 5, "loop_end_oncc1=-4410 at CC \(value): \(early) Hz at 0.15 s")
         }
     }
 }

@@ -100,9 +100,9 @@ struct SFZNotPlayedTally {
         if pitch.velocityTracking.controllers.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
             note("pitch_veltrack_onccN on an extended controller (the input is left out)", region)
         }
-        if !playback.endControllers.isEmpty || !playback.loopStartControllers.isEmpty
-            || !playback.loopEndControllers.isEmpty {
-            note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
+        if (playback.endControllers + playback.loopStartControllers + playback.loopEndControllers)
+            .contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
+            note("end_onccN, loop_start_onccN, loop_end_onccN on an extended controller (the input is left out)", region)
         }
     }
 
