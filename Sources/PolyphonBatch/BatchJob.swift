@@ -163,7 +163,8 @@ struct BatchJob: Sendable {
                                 peakDBFS: BatchReportEntry.finite(summary.peakDecibels),
                                 loudnessLUFS: BatchReportEntry.finite(analysis?.integratedLoudness
                                                                           ?? meter?.integratedLoudness ?? -.infinity),
-                                maxVoices: summary.maxVoices)
+                                maxVoices: summary.maxVoices,
+                                warnings: midi.warnings.isEmpty ? nil : midi.warnings.map(\.description))
     }
 }
 

@@ -11,6 +11,9 @@ public enum BatchOutlier: Sendable, Hashable {
     case louderThanMedian(by: Double)
     /// Its integrated loudness is more than ``loudnessDistance`` LU below the corpus median.
     case quieterThanMedian(by: Double)
+    /// The MIDI reader repaired this many defects to play it (``BatchReportEntry/warnings``): a
+    /// file cut short may render only its beginning, or nothing.
+    case repaired(defects: Int)
 
     /// Below this peak (dBFS) an input counts as silent: 16-bit dither alone peaks near −90.
     public static let silenceThreshold = -60.0
@@ -29,6 +32,7 @@ public enum BatchOutlier: Sendable, Hashable {
         case .nearFullScale: "peak above -1 dBFS"
         case .louderThanMedian(let by): "loud: +\(Self.tenths(by)) LU from median"
         case .quieterThanMedian(let by): "quiet: -\(Self.tenths(by)) LU from median"
+        case .repaired(let defects): "repaired: \(defects) MIDI defect\(defects == 1 ? "" : "s")"
         }
     }
 
@@ -63,6 +67,7 @@ public enum BatchOutlier: Sendable, Hashable {
             if distance > loudnessDistance { found.append(.louderThanMedian(by: distance)) }
             if distance < -loudnessDistance { found.append(.quieterThanMedian(by: -distance)) }
         }
+        if let warnings = entry.warnings, !warnings.isEmpty { found.append(.repaired(defects: warnings.count)) }
         return found
     }
 }

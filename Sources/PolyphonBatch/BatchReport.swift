@@ -34,11 +34,15 @@ public struct BatchReportEntry: Codable, Sendable, Hashable {
     public var loudnessLUFS: Double?
     /// The most voices sounding at once.
     public var maxVoices: Int?
+    /// What the MIDI reader repaired to play the file (cut short, wrong track lengths, a track
+    /// count the file does not hold…), each naming the track and byte offset
+    /// (``MIDIFileWarning``); left out when it read cleanly.
+    public var warnings: [String]?
 
     /// An entry with the given fields; the others are left out.
     public init(input: String, status: BatchStatus, outputs: [String] = [], error: String? = nil,
                 audioSeconds: Double? = nil, renderSeconds: Double? = nil, peakDBFS: Double? = nil,
-                loudnessLUFS: Double? = nil, maxVoices: Int? = nil) {
+                loudnessLUFS: Double? = nil, maxVoices: Int? = nil, warnings: [String]? = nil) {
         self.input = input
         self.status = status
         self.outputs = outputs
@@ -48,6 +52,7 @@ public struct BatchReportEntry: Codable, Sendable, Hashable {
         self.peakDBFS = peakDBFS
         self.loudnessLUFS = loudnessLUFS
         self.maxVoices = maxVoices
+        self.warnings = warnings
     }
 
     /// Replaces a non-finite figure (the peak or loudness of silence) by nothing: JSON has no −∞.

@@ -135,7 +135,9 @@ public struct BatchReportPage: Sendable {
                        flagRule: "silent: peak below \(Int(BatchOutlier.silenceThreshold)) dBFS; clipping: peak at "
                            + "0 dBFS or above; peak above \(Int(BatchOutlier.headroomThreshold)) dBFS; loud / quiet: "
                            + "integrated loudness more than \(Int(BatchOutlier.loudnessDistance)) LU from the "
-                           + "median of the files rendered (about twice or half as loud)")
+                           + "median of the files rendered (about twice or half as loud); repaired: the MIDI "
+                           + "file has defects the reader played past (cut short, wrong track lengths), listed "
+                           + "under its status")
     }
 
     /// The page's HTML.

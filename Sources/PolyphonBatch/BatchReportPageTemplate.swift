@@ -85,6 +85,7 @@ enum BatchReportPageTemplate {
         .flag { display: inline-block; margin: 0 4px 3px 0; padding: 0 6px; border-radius: 4px; font-size: 13px;
           background: #fff1c2; color: #5c4400; border: 1px solid #e8c95a; white-space: nowrap; }
         .flag.clipping, .flag.silent { background: #ffe1de; color: #7a1710; border-color: #f0a39b; }
+        .warning { color: #5c4400; margin-top: 4px; min-width: 22ch; max-width: 60ch; overflow-wrap: anywhere; font-size: 13px; }
         img.thumb { width: 200px; height: auto; display: block; border: 1px solid var(--line); border-radius: 3px; cursor: zoom-in; }
         audio { width: 200px; }
         #pager { padding: 8px 24px 24px; display: flex; gap: 12px; align-items: center; }
@@ -179,6 +180,11 @@ enum BatchReportPageTemplate {
           // The error names the input first; the row already does.
           const reason = r.error && r.error.startsWith(r.input + ": ") ? r.error.slice(r.input.length + 2) : r.error;
           if (reason) status.append(element("div", { className: "error", textContent: reason, title: r.error }));
+          // What the MIDI reader repaired: the first three, and how many more.
+          if (r.warnings && r.warnings.length) {
+            const shown = r.warnings.slice(0, 3).join("; ") + (r.warnings.length > 3 ? `; and ${r.warnings.length - 3} more` : "");
+            status.append(element("div", { className: "warning", textContent: shown, title: r.warnings.join("\n") }));
+          }
           const flags = element("td");
           for (const f of r.flags) flags.append(element("span", { className: "flag " + f.split(":")[0], textContent: f }));
           const picture = element("td");

@@ -11,10 +11,16 @@ extension Timeline {
     /// there (the sustain pedal holding them as it would), the state the loop began in returns,
     /// and the loop's notes begin again on the frames the audio has them. The labels and the
     /// picture of a `--loops 3` render then show all three passes, not the song as written.
-    public func noteLabels(for options: RenderOptions) -> [NoteLabel] {
+    ///
+    /// With ``RenderOptions/trimLeadingSilence``, pass the render's
+    /// ``RenderSummary/trimmedFrames``: the labels move earlier by that much, as the audio did
+    /// (a note that began in the silence dropped starts at frame 0).
+    public func noteLabels(for options: RenderOptions, trimmedFrames: Int64 = 0) -> [NoteLabel] {
         let minimumNoteLength = options.synthesizer.minimumNoteLength
         var labels: [NoteLabel]
-        var end = options.length.map { Int64((max(0, $0) * options.sampleRate).rounded()) } ?? .max
+        let trimmed = max(0, trimmedFrames)
+        // `length` counts output frames, which begin `trimmed` frames into the song.
+        var end = options.length.map { Int64((max(0, $0) * options.sampleRate).rounded()) + trimmed } ?? .max
         if let looping = options.loop, let loop, loop.length > 0 {
             let (jumps, outputEnd) = Self.jumps(looping, loop: loop, sampleRate: sampleRate)
             end = min(end, outputEnd)
@@ -28,15 +34,16 @@ extension Timeline {
         } else {
             labels = noteLabels(minimumNoteLength: minimumNoteLength, liftPedalsAtEnd: options.liftPedalsAtEnd)
         }
-        guard end < .max else { return labels }
-        // The output ends here: what starts later is not heard, what sounds on ends with it.
+        guard end < .max || trimmed > 0 else { return labels }
+        // The output ends at `end`: what starts later is not heard, what sounds on ends with
+        // it. It begins at `trimmed`.
         return labels.compactMap { label in
-            guard label.onsetFrame < end else { return nil }
+            guard label.onsetFrame < end, label.offsetFrame > trimmed || label.onsetFrame >= trimmed else { return nil }
             var cut = label
-            if cut.offsetFrame > end {
-                cut.offsetFrame = end
-                cut.offsetSeconds = Double(end) / sampleRate
-            }
+            cut.onsetFrame = max(0, label.onsetFrame - trimmed)
+            cut.offsetFrame = min(label.offsetFrame, end) - trimmed
+            cut.onsetSeconds = Double(cut.onsetFrame) / sampleRate
+            cut.offsetSeconds = Double(cut.offsetFrame) / sampleRate
             return cut
         }
     }

@@ -124,7 +124,8 @@ public final class OfflineRenderer {
             }
         }
         return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
-                             maxVoices: maxVoices, elapsed: elapsed, loop: shape.renderedLoop(trimmed: trimmed))
+                             maxVoices: maxVoices, elapsed: elapsed, loop: shape.renderedLoop(trimmed: trimmed),
+                             trimmedFrames: trimmed)
     }
 
     /// The plan for a render: the timeline and, when ``RenderOptions/loop`` asks for it, its

@@ -43,13 +43,19 @@ public struct RenderSummary: Sendable {
     /// Wall-clock seconds spent rendering.
     public var elapsed: Double
 
-    public init(frames: Int64, sampleRate: Double, peak: Float, maxVoices: Int, elapsed: Double, loop: RenderedLoop? = nil) {
+    /// Frames of leading silence ``RenderOptions/trimLeadingSilence`` dropped: the output's
+    /// first frame is the song's frame `trimmedFrames` (0 without trimming).
+    public var trimmedFrames: Int64
+
+    public init(frames: Int64, sampleRate: Double, peak: Float, maxVoices: Int, elapsed: Double, loop: RenderedLoop? = nil,
+                trimmedFrames: Int64 = 0) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.peak = peak
         self.maxVoices = maxVoices
         self.elapsed = elapsed
         self.loop = loop
+        self.trimmedFrames = trimmedFrames
     }
     public var duration: Double { Double(frames) / sampleRate }
     public var peakDecibels: Double { peak > 0 ? 20 * log10(Double(peak)) : -.infinity }

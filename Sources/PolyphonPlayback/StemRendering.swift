@@ -87,20 +87,32 @@ extension OfflineRenderer {
 
         var written: Int64 = 0
         var peak: Float = 0
+        // Leading silence is the mix's: every stem drops the same frames, so they stay aligned
+        // with the mix and with each other.
+        var trimmed: Int64 = 0
+        var leading = options.trimLeadingSilence
         let (maxVoices, elapsed) = try drive(plan, synth: synth, block: block, outputBuses: busOfEvent,
-                                             progress: progress) { n in
-            synth.render(left: mixL, right: mixR, channels: buffers, frameCount: n)
+                                             progress: progress) { rendered in
+            synth.render(left: mixL, right: mixR, channels: buffers, frameCount: rendered)
+            var start = 0
+            if leading {
+                while start < rendered && mixL[start] == 0 && mixR[start] == 0 { start += 1 }
+                if start < rendered { leading = false }
+                trimmed += Int64(start)
+            }
+            let n = rendered - start
+            guard n > 0 else { return }
             for (k, owner) in owners.enumerated() {
                 let b = buffers[mode == .channel ? owner : k]
-                try sinks[k](b.left, b.right, n)
+                try sinks[k](b.left + start, b.right + start, n)
             }
-            peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixL, count: n), floor: peak)
-            peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixR, count: n), floor: peak)
-            try mix?(mixL, mixR, n)
+            peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixL + start, count: n), floor: peak)
+            peak = LoudnessMeter.largestMagnitude(in: UnsafeBufferPointer(start: mixR + start, count: n), floor: peak)
+            try mix?(mixL + start, mixR + start, n)
             written += Int64(n)
         }
         return RenderSummary(frames: written, sampleRate: options.sampleRate, peak: peak,
-                             maxVoices: maxVoices, elapsed: elapsed)
+                             maxVoices: maxVoices, elapsed: elapsed, trimmedFrames: trimmed)
     }
 
     /// A stem's name for file names: letters and digits kept, anything else a hyphen.

@@ -13,11 +13,13 @@ public struct ControllerDefault: Hashable, Sendable {
     }
 
     /// Whether a controller's value is a message rather than a state a channel holds (bank
-    /// select, data entry, RPN/NRPN selection and increments, the channel-mode messages
-    /// 120–127): the synthesizer gives such controllers no default.
+    /// select, data entry, the channel-mode messages 120–127): the synthesizer gives such
+    /// controllers no default. The data increment and RPN/NRPN selection controllers (96–101)
+    /// do take one: a channel keeps their last value apart from the parameter they select, and
+    /// SFZ instruments use them as knobs (sfizz gives every controller its `set_ccN`).
     public static func isMessage(_ controller: UInt8) -> Bool {
         switch controller {
-        case 0, 6, 32, 38, 96...101, 120...127: true
+        case 0, 6, 32, 38, 120...127: true
         default: false
         }
     }

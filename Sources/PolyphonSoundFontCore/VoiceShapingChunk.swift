@@ -173,11 +173,13 @@ extension RIFFWriter {
         f32(l.frequency)
         depths(l.frequencyControllers)
         f32(l.phase)
+        depths(l.phaseControllers)
         f32(l.delay)
         depths(l.delayControllers)
         f32(l.fade)
         depths(l.fadeControllers)
         i32(l.count)
+        floats(l.steps)
         list(l.waves) { (out: inout RIFFWriter, wave) in
             out.bytes.append(wave.wave.rawValue)
             out.f32(wave.offset)
@@ -285,7 +287,7 @@ extension ChunkCursor {
                                              depth: try r.f32(), curve: try r.floats(), smoothing: try r.f32(),
                                              step: try r.f32())
         }
-        s.routedLFOs = try list(minimumSize: 30) { (r: inout ChunkCursor) throws(SoundFontError) in try r.routedLFO() }
+        s.routedLFOs = try list(minimumSize: 34) { (r: inout ChunkCursor) throws(SoundFontError) in try r.routedLFO() }
         s.flexEnvelopes = try list(minimumSize: 10) { (r: inout ChunkCursor) throws(SoundFontError) in
             try r.flexEnvelope()
         }
@@ -416,11 +418,14 @@ extension ChunkCursor {
     private mutating func routedLFO() throws(SoundFontError) -> RoutedLFOShape {
         let frequency = try f32()
         let frequencyControllers = try depths()
-        let phase = try f32(), delay = try f32()
+        let phase = try f32()
+        let phaseControllers = try depths()
+        let delay = try f32()
         let delayControllers = try depths()
         let fade = try f32()
         let fadeControllers = try depths()
         let count = try i32()
+        let steps = try floats()
         let waves = try list(minimumSize: 13) { (r: inout ChunkCursor) throws(SoundFontError) in
             RoutedLFOShape.Wave(try r.enumeration(LFOShape.Wave.init(rawValue:)), offset: try r.f32(),
                                 ratio: try r.f32(), scale: try r.f32())
@@ -428,11 +433,13 @@ extension ChunkCursor {
         var l = RoutedLFOShape(frequency: frequency, waves: waves, routes: try routes())
         l.frequencyControllers = frequencyControllers
         l.phase = phase
+        l.phaseControllers = phaseControllers
         l.delay = delay
         l.delayControllers = delayControllers
         l.fade = fade
         l.fadeControllers = fadeControllers
         l.count = count
+        l.steps = steps
         return l
     }
 

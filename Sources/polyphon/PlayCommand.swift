@@ -52,6 +52,7 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         let songs = try files.map { path -> (String, Song) in
             let file = try MIDIFile(contentsOfFile: path)
+            for warning in file.warnings { note("polyphon: \(path): warning: \(warning)") }
             try duration.check(file, path: path)
             if loops != nil, file.loop == nil {
                 let reasons = file.findLoop().warnings.map(\.description)

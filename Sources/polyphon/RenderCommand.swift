@@ -76,9 +76,6 @@ struct RenderCommand: ParsableCommand {
         if let format, AudioFileFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be one of wav, aiff, caf, flac, ogg, opus, mp3")
         }
-        if picture && trim {
-            throw ValidationError("--picture cannot be combined with --trim (the piano roll follows the song's own times)")
-        }
         if stems != nil && normalize != nil {
             throw ValidationError("--normalize cannot be combined with --stems (stems must keep one common gain)")
         }
@@ -106,6 +103,7 @@ struct RenderCommand: ParsableCommand {
 
         for input in inputs {
             var midi = try MIDIFile(contentsOfFile: input)
+            for warning in midi.warnings { note("polyphon: \(input): warning: \(warning)") }
             if alignToFluidsynth {
                 do { midi = try midi.alignedToFluidSynthDispatch(sampleRate: Int(rate)) } catch {
                     throw CLIError("\(input): --align-to-fluidsynth: \(error)")
@@ -115,9 +113,10 @@ struct RenderCommand: ParsableCommand {
             try loop.checkLoop(of: midi, path: input)
             let (path, fileFormat) = try destination(for: input)
             if let stems {
-                let analysis = try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
+                let (analysis, trimmed) = try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
                 if let analysis {
-                    try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path, options: options)
+                    try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path,
+                                    options: options, trimmedFrames: trimmed)
                 }
                 continue
             }
@@ -146,16 +145,18 @@ struct RenderCommand: ParsableCommand {
                              inFile, RenderedLoop.jsonPath(besideAudioFileAt: path)))
             }
             if let analysis = summary.analysis {
-                try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path, options: options)
+                try drawPicture(midi, input: input, bankName: bankName, analysis: analysis, audioPath: path,
+                                options: options, trimmedFrames: r.trimmedFrames)
             }
         }
     }
 
     /// Draws the picture of a render from its analysis and the song's notes, beside the audio
-    /// as NAME.png (or .svg).
+    /// as NAME.png (or .svg); `trimmedFrames` of leading silence were dropped from the audio.
     func drawPicture(_ midi: MIDIFile, input: String, bankName: String, analysis: RenderAnalysis,
-                     audioPath: String, options: RenderOptions) throws {
-        let notes = Timeline(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn).noteLabels(for: options)
+                     audioPath: String, options: RenderOptions, trimmedFrames: Int64) throws {
+        let notes = Timeline(file: midi, sampleRate: analysis.sampleRate, leadIn: options.leadIn)
+            .noteLabels(for: options, trimmedFrames: trimmedFrames)
         let picture = RenderPicture(title: (input as NSString).lastPathComponent, bankName: bankName,
                                     analysis: analysis, notes: notes)
         let path = (audioPath as NSString).deletingPathExtension + "." + pictureFormat.fileExtension
@@ -168,9 +169,9 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// Writes the mix to `path` and each stem beside it as NAME-LABEL.EXT; with `--picture`,
-    /// returns the mix's analysis.
+    /// returns the mix's analysis, and the frames of leading silence `--trim` dropped.
     func renderStems(_ renderer: OfflineRenderer, _ midi: MIDIFile, mode: StemMode, path: String,
-                     format: AudioFileFormat) throws -> RenderAnalysis? {
+                     format: AudioFileFormat) throws -> (RenderAnalysis?, trimmedFrames: Int64) {
         let base = (path as NSString).deletingPathExtension
         let ext = (path as NSString).pathExtension.isEmpty ? format.fileExtension : (path as NSString).pathExtension
         var writers: [any AudioFileWriter] = []
@@ -205,7 +206,7 @@ struct RenderCommand: ParsableCommand {
         print(String(format: "%@: %.2f s, peak %.1f dBFS, max %d voices, %.0f× real time, %d stems",
                      path, summary.duration, summary.peakDecibels, summary.maxVoices, summary.speed, names.count))
         for n in names { print("  \(n)") }
-        return analysis
+        return (analysis, summary.trimmedFrames)
     }
 
     /// Output path and format: -o wins; else the input's name with the format's extension.

@@ -40,19 +40,22 @@ struct BatchRendererTests {
         let corpus = dir.file("corpus"), out = dir.file("out")
         try BatchCorpus.write(BatchCorpus.tune(seconds: 1), to: corpus + "/good.mid")
         try BatchCorpus.write(bytes: Array("not a MIDI file".utf8), to: corpus + "/garbage.mid")
+        // The good file cut short: it plays as far as it goes, and the report says what was repaired.
+        let goodBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: corpus + "/good.mid")))
+        try BatchCorpus.write(bytes: Array(goodBytes.prefix(goodBytes.count * 6 / 10)), to: corpus + "/cut.mid")
         // Four hours of one held note: far more than the limit's work.
         try BatchCorpus.write(BatchCorpus.song([(0, 69, 0, 480 * 2 * 14_400)]), to: corpus + "/slow.mid")
         let inputs = try BatchInput.collect(from: [corpus])
-        #expect(inputs.map(\.outputStem) == ["garbage", "good", "slow"])
+        #expect(inputs.map(\.outputStem) == ["cut", "garbage", "good", "slow"])
 
         // 12 s: a one-second file's render never takes that long, even in a debug build on a
         // 2-core machine running other tests (5 s was once exceeded at load 24).
         let run = try BatchRenderer(bank: Self.bank, options: Self.options(timeout: 12)).start(inputs, outputDirectory: out)
         let (delivered, tally) = try await Self.collect(run)
         #expect(run.isFinished && !run.isCancelled)
-        #expect(tally.total == 3 && tally.done == 3 && tally.failures == 2)
-        #expect(tally.counts == [.ok: 1, .failed: 1, .timeout: 1])
-        #expect((0.9...3).contains(tally.audioSeconds))
+        #expect(tally.total == 4 && tally.done == 4 && tally.failures == 2)
+        #expect(tally.counts == [.ok: 2, .failed: 1, .timeout: 1])
+        #expect((1.2...5).contains(tally.audioSeconds))
 
         // The report: one line per input, sorted, the same entries the stream delivered.
         #expect(run.reportPath == out + "/report.jsonl")
@@ -61,7 +64,12 @@ struct BatchRendererTests {
         #expect(Set(report) == Set(delivered))
         let byName = Dictionary(uniqueKeysWithValues: report.map { (($0.input as NSString).lastPathComponent, $0) })
         let good = try #require(byName["good.mid"])
-        #expect(good.status == .ok && good.outputs == [out + "/good.wav"] && good.error == nil)
+        #expect(good.status == .ok && good.outputs == [out + "/good.wav"] && good.error == nil && good.warnings == nil)
+        let cut = try #require(byName["cut.mid"])
+        #expect(cut.status == .ok && (cut.audioSeconds ?? 9) < (good.audioSeconds ?? 0))
+        #expect(cut.warnings?.contains { $0.contains("track 0") && $0.contains("ends inside the track") } == true,
+                "\(cut.warnings ?? [])")
+        #expect(BatchOutlier.outliers(of: cut, medianLoudness: nil).contains(.repaired(defects: cut.warnings?.count ?? 0)))
         #expect((good.peakDBFS ?? 0) < 0 && (good.loudnessLUFS ?? 0) < 0 && (good.maxVoices ?? 0) >= 2)
         #expect(try AudioFile(contentsOf: out + "/good.wav").frameCount == Int(((good.audioSeconds ?? 0) * 44_100).rounded()))
         let garbage = try #require(byName["garbage.mid"])
@@ -71,7 +79,7 @@ struct BatchRendererTests {
         // Abandoned within a block of its limit, not rendered for four hours.
         #expect((12...90).contains(slow.renderSeconds ?? 0))
         // Nothing but the good file's mix and the report; no temporary left behind.
-        #expect(Self.files(under: out) == ["good.wav", "report.jsonl"])
+        #expect(Self.files(under: out) == ["cut.wav", "good.wav", "report.jsonl"])
     }
 
     @Test func aRunAgainSkipsWhatIsDoneKeepingItsFigures() async throws {

@@ -27,17 +27,20 @@ struct BatchReportPageTests {
             Self.entry("e", peak: -75, loudness: nil),
             Self.entry("f", peak: -12, loudness: -31),
             BatchReportEntry(input: "g", status: .failed, error: "g: not a MIDI file"),
+            BatchReportEntry(input: "h", status: .ok, audioSeconds: 2, peakDBFS: -9, loudnessLUFS: -21,
+                             warnings: ["track 0, byte 40: file ends inside the track", "byte 10: header declares 2 tracks"]),
         ]
         let median = BatchOutlier.medianLoudness(of: entries)
-        #expect(median == -19.5)
+        #expect(median == -20)
         let flags = entries.map { BatchOutlier.outliers(of: $0, medianLoudness: median) }
         #expect(flags[0].isEmpty)
         #expect(flags[1] == [.nearFullScale])
-        #expect(flags[2] == [.clipping, .louderThanMedian(by: 11)])
+        #expect(flags[2] == [.clipping, .louderThanMedian(by: 11.5)])
         #expect(flags[3] == [.silent] && flags[4] == [.silent])
-        #expect(flags[5] == [.quieterThanMedian(by: 11.5)])
+        #expect(flags[5] == [.quieterThanMedian(by: 11)])
         #expect(flags[6].isEmpty)
-        #expect(flags[2].map(\.label) == ["clipping", "loud: +11.0 LU from median"])
+        #expect(flags[7] == [.repaired(defects: 2)] && flags[7][0].label == "repaired: 2 MIDI defects")
+        #expect(flags[2].map(\.label) == ["clipping", "loud: +11.5 LU from median"])
         // Two files are no corpus to compare with.
         #expect(BatchOutlier.medianLoudness(of: Array(entries.prefix(2))) == nil)
     }

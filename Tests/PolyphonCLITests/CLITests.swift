@@ -174,6 +174,24 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: CLI.workDirectory + "/stems-ch10.wav"))
     }
 
+    @Test func aSongCutShortRendersWithWarningsAndTrimKeepsThePicture() throws {
+        // The song's bytes cut inside its last track: it renders what it holds, saying so.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try CLI.songFile()))
+        let cut = CLI.workDirectory + "/cut.mid", out = CLI.workDirectory + "/cut.wav"
+        try whole.prefix(whole.count - 6).write(to: URL(fileURLWithPath: cut))
+        let r = try CLI.run(["render", cut, "-s", try CLI.bankFile(), "-o", out, "--lead-in", "0.5", "--trim",
+                             "--picture", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("\(cut): warning: track 2, byte"), "\(r.stderr)")
+        #expect(r.stderr.contains("file ends inside the track"), "\(r.stderr)")
+        // --trim drops the lead-in (the sine's first point is 0: one frame more); the picture is
+        // drawn (it follows the trimmed audio).
+        let untrimmed = CLI.workDirectory + "/cut-untrimmed.wav"
+        #expect(try CLI.run(["render", cut, "-s", try CLI.bankFile(), "-o", untrimmed, "--lead-in", "0.5", "-q"]).status == 0)
+        #expect(try AudioFile(contentsOf: untrimmed).frameCount - AudioFile(contentsOf: out).frameCount == 22_051)
+        #expect(FileManager.default.fileExists(atPath: CLI.workDirectory + "/cut.png"))
+    }
+
     @Test func missingLibsndfileGivesTheInstallHint() throws {
         let out = CLI.workDirectory + "/x.flac"
         let r = try CLI.run(["render", try CLI.songFile(), "-s", try CLI.bankFile(), "-o", out, "-q"],

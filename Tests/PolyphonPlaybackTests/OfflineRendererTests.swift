@@ -75,12 +75,49 @@ struct OfflineRendererTests {
     }
 
     @Test func trimLeadingSilence() throws {
-        let bank = Fixtures.sineBank()
+        let bank = Fixtures.sineBank(generators: [Generator(.releaseVolEnv, -1200)])
+        // Notes at 1 s and 1.25 s on two channels: a second of silence, then sound.
+        let song = Fixtures.song([(0, 69, 960, 480), (1, 64, 1200, 480)])
         var o = options()
         o.trimLeadingSilence = true
         let capture = RenderCapture()
-        _ = try OfflineRenderer(soundBank: bank, options: o).render(Fixtures.song([(0, 69, 960, 480)]), into: capture.sink)
+        let summary = try OfflineRenderer(soundBank: bank, options: o).render(song, into: capture.sink)
         #expect(capture.left.first != 0 || capture.right.first != 0)
+        // The same audio as the untrimmed render from its first sound on, and the summary says
+        // how much was dropped.
+        let full = RenderCapture()
+        let untrimmed = try OfflineRenderer(soundBank: bank, options: options()).render(song, into: full.sink)
+        let firstSound = try #require(full.left.indices.first { full.left[$0] != 0 || full.right[$0] != 0 })
+        #expect(firstSound > 44_000)
+        #expect(summary.trimmedFrames == Int64(firstSound))
+        #expect(summary.frames + summary.trimmedFrames == untrimmed.frames)
+        #expect(Array(full.left[firstSound...]) == capture.left)
+
+        // The note labels (the piano roll of `render --picture --trim`) move with the audio.
+        let labels = Timeline(file: song, sampleRate: 44_100).noteLabels(for: o, trimmedFrames: summary.trimmedFrames)
+        // (The sine's first point is 0, so the audio starts a frame after the first note: that
+        // note starts at the output's first frame.)
+        #expect(labels.map(\.onsetFrame) == [max(0, 44_100 - summary.trimmedFrames), 55_125 - summary.trimmedFrames])
+        #expect(labels[1].onsetSeconds == Double(labels[1].onsetFrame) / 44_100)
+        // With a length, the output and the labels end together.
+        o.length = 0.5
+        let short = Timeline(file: song, sampleRate: 44_100).noteLabels(for: o, trimmedFrames: summary.trimmedFrames)
+        // (The first note ends at its note-off, the second is cut where the output ends.)
+        #expect(short.map(\.offsetFrame) == [66_150 - summary.trimmedFrames, 22_050])
+
+        // Stems drop the mix's silence, every stem the same frames: they still add up to it.
+        var stems: [Int: RenderCapture] = [:]
+        let mix = RenderCapture()
+        o.length = nil
+        let stemSummary = try OfflineRenderer(soundBank: bank, options: o).renderStems(song, mode: .channel, stemSink: { stem in
+            let c = RenderCapture()
+            stems[stem.index] = c
+            return c.sink
+        }, mix: mix.sink)
+        #expect(stemSummary.trimmedFrames == summary.trimmedFrames)
+        #expect(mix.left == capture.left)
+        #expect(stems.count == 2 && stems.values.allSatisfy { $0.left.count == mix.left.count })
+        #expect(mix.largestDifference(fromSumOf: stems.values) < 1e-6)
     }
 
     @Test(arguments: [StemMode.channel, .track])

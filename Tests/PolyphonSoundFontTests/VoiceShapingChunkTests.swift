@@ -64,12 +64,16 @@ import Testing
                                           ModulationRoute(.amplitude, depth: 0.5)])
         lfo.frequencyControllers = [depth(2, 4)]
         lfo.phase = 0.25
+        lfo.phaseControllers = [depth(7, 0.5)]
         lfo.delay = 0.1
         lfo.delayControllers = [depth(3, 0.2)]
         lfo.fade = 0.3
         lfo.fadeControllers = [depth(4, 0.4, curved: true)]
         lfo.count = 7
-        s.routedLFOs = [lfo, RoutedLFOShape(frequency: 0.5, waves: [.init(.pulse25)], routes: [.init(.resonance, depth: 3)])]
+        lfo.steps = [1, -0.5, 0.25]
+        s.routedLFOs = [lfo, RoutedLFOShape(frequency: 0.5, waves: [.init(.pulse25)],
+                                            routes: [.init(.resonance, depth: 3), .init(.width, depth: 50),
+                                                     .init(.band3Gain, depth: -6)])]
         var point = FlexEnvelopeShape.Point(time: 0.2, level: -0.5, shape: 2)
         point.timeControllers = [depth(5, 0.1)]
         point.levelControllers = [depth(6, 0.5)]
@@ -166,7 +170,7 @@ import Testing
             (VolumeEnvelopeShape(), 8), (FilterShape(.lowPass, poles: 2, cutoff: 1), 11), (ModulationEnvelopeShape(), 15),
             (LFOShape(.sine, frequency: 1, depth: 1), 5), (EqualizerBandShape(frequency: 1, gain: 1), 6),
             (ControllerModulationShape(controller: 1, target: .cutoff, depth: 1), 7),
-            (RoutedLFOShape(frequency: 1, waves: [], routes: []), 10), (RoutedLFOShape.Wave(.sine), 4),
+            (RoutedLFOShape(frequency: 1, waves: [], routes: []), 12), (RoutedLFOShape.Wave(.sine), 4),
             (ModulationRoute(.pitch, depth: 1), 3), (FlexEnvelopeShape(points: [], sustain: 0, routes: []), 5),
             (FlexEnvelopeShape.Point(time: 0, level: 0), 5), (AmplitudeShape(), 9),
             (AmplitudeShape.VelocityTracking(tracking: 1), 3), (crossfade, 5),

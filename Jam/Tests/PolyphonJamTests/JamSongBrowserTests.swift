@@ -267,6 +267,8 @@ extension JamBrowserTests {
             // The lyric of the bar it paused in is the one highlighted.
             #expect(paused["lyric"] as? String == "bar\(Int(at) + 1)")
             // The piano roll draws the notes around the position while the song plays.
+            // The song exports on a desktop and on a phone held sideways alike.
+            #expect(result["exportShown"] as? [String: Bool] == ["song-desktop.png": true, "song-phone.png": true])
             let roll = try #require(result["rollPixels"] as? [String: Int])
             print("jam piano roll: \(roll) pixels painted")
             #expect(roll.values.allSatisfy { $0 > 500 })

@@ -106,7 +106,7 @@ try:
                     await jam.stopFile(); return { at, still, later, lyric };""")
 
     # Screenshots with the song playing, at a desktop's size and a phone's held sideways.
-    roll, roll_colours = {}, {}
+    roll, roll_colours, export_shown = {}, {}, {}
     for name, width, height in [("song-desktop.png", 1280, 800), ("song-phone.png", 844, 390)]:
         page.viewport(width, height, mobile=width < 1000)
         # The piano roll's painted pixels while the song plays.
@@ -121,8 +121,14 @@ try:
               if (d[i] === 255 && rgb !== "255,255,255") colours.set(rgb, (colours.get(rgb) ?? 0) + 1);
             }
             const top = [...colours.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([rgb]) => rgb.split(",").map(Number));
-            return { n, colours: top };""")
-        roll[name], roll_colours[name] = painted["n"], painted["colours"]
+            // The song's export buttons: shown, and inside the window once scrolled to.
+            const button = document.getElementById("song-export-wav");
+            button.scrollIntoView({ block: "nearest", inline: "nearest" });
+            const box = button.getBoundingClientRect();
+            const reachable = box.width > 0 && box.height > 0 && box.left >= 0 && box.top >= 0
+              && box.right <= innerWidth && box.bottom <= innerHeight;
+            return { n, colours: top, reachable };""")
+        roll[name], roll_colours[name], export_shown[name] = painted["n"], painted["colours"], painted["reachable"]
         driver.save_screenshot(os.path.join(out, name))
         run("await jam.stopFile(); return 0;")
     instrument = run("const name = await jam.setChannelInstrument(0, 40); await jam.setChannelInstrument(0, null); return name;")
@@ -145,6 +151,7 @@ try:
     with open(os.path.join(out, "result.json"), "w") as f:
         json.dump({"sampleRate": info["sampleRate"], "badFile": bad, "droppedFile": dropped, "damagedFile": damaged, "summary": summary,
                    "seekShown": seek_shown, "paused": paused, "rollPixels": roll, "rollColours": roll_colours,
+                   "exportShown": export_shown,
                    "instrument": instrument, "overFrame": over_frame, "karaoke": karaoke,
                    "mutedLevels": levels}, f)
     print(f"jam page played song.mid in Chromium at {info['sampleRate']} Hz")

@@ -109,8 +109,8 @@ struct SFZNotPlayedTally {
     /// Notes what of the region's v2 LFOs and flex envelopes (and the v1 LFOs played as routed
     /// ones) the voice leaves out.
     private mutating func recordRoutedModulation(_ region: SFZRegion) {
-        let hasFilter = SFZZoneMapping.filterShape(region) != nil
-        let legacy = [region.amplitudeLFO, region.pitchLFO, hasFilter ? region.filterLFO : nil].compactMap { $0 }
+        let stages = SFZZoneMapping.PlayedStages(region)
+        let legacy = [region.amplitudeLFO, region.pitchLFO, stages.filters > 0 ? region.filterLFO : nil].compactMap { $0 }
         if region.lfos.count + legacy.filter(SFZZoneMapping.playsAsRouted).count > RoutedLFOShape.voiceLimit {
             note("more than \(RoutedLFOShape.voiceLimit) lfoN (with the v1 LFOs moved by controllers or aftertouch)"
                  + " (the further ones are left out)", region)
@@ -118,10 +118,14 @@ struct SFZNotPlayedTally {
         var inputs = legacy.flatMap { $0.frequency.controllers + $0.depth.controllers }
         var routes: [SFZModulationRoute] = []
         for lfo in region.lfos {
-            if lfo.steps != nil { note("lfoN_steps, lfoN_stepX (the LFO plays its waves)", region) }
-            if lfo.beats != SFZModulatedValue(0) { note("lfoN_beats (the LFO plays lfoN_freq)", region) }
-            if !lfo.phase.controllers.isEmpty { note("lfoN_phase_onccN", region) }
-            inputs += lfo.frequency.controllers + lfo.delay.controllers + lfo.fade.controllers
+            if (lfo.steps?.count ?? 0) > RoutedLFOShape.stepLimit {
+                note("lfoN_stepX after the \(RoutedLFOShape.stepLimit)th (left out)", region)
+            }
+            if lfo.beats != SFZModulatedValue(0) {
+                note("lfoN_beats (the LFO plays lfoN_freq, as sfizz_render's: sfizz follows the beats only while a"
+                     + " host's transport plays)", region)
+            }
+            inputs += lfo.frequency.controllers + lfo.phase.controllers + lfo.delay.controllers + lfo.fade.controllers
             routes += lfo.routes
         }
         if region.flexEnvelopes.count > FlexEnvelopeShape.voiceLimit {
@@ -134,12 +138,20 @@ struct SFZNotPlayedTally {
             inputs += envelope.points.flatMap { $0.time.controllers + $0.level.controllers }
             routes += envelope.routes
         }
+        var chainRoutes = 0
         for route in routes {
             inputs += route.depth.controllers
-            if SFZZoneMapping.route(route, hasFilter: hasFilter) == nil {
-                note("lfoN_/egN_ targets width, position, filter gains, eqN_*, egN_freq_lfoX, cutoff and resonance"
-                     + " of a second filter or of none the voice plays (left out)", region)
+            if let played = SFZZoneMapping.route(route, stages: stages) {
+                if RoutedModulation.filterChainSlot(played.target) != nil { chainRoutes += 1 }
+            } else if case .lfoFrequency = route.target {
+                note("egN_freq_lfoX (left out)", region)
+            } else {
+                note("lfoN_/egN_ targets on a filter or equaliser band the region does not have (left out)", region)
             }
+        }
+        if chainRoutes > RoutedModulation.filterChainRouteLimit {
+            note("more than \(RoutedModulation.filterChainRouteLimit) lfoN_/egN_ routes to filter gains, the second"
+                 + " filter and the equaliser bands (the further ones are left out)", region)
         }
         noteControllers(inputs, region)
     }

@@ -172,7 +172,7 @@ public struct SFZSoundBank: Sendable {
     /// The instrument's `set_ccN`/`set_hdccN` as the preset's controller defaults (7-bit, the
     /// fraction of a `set_hdccN` rounded), in controller order, and the controllers left out:
     /// extended ones (≥ 128) and those whose value is a message rather than a state (bank
-    /// select, data entry, RPN/NRPN selection, the channel-mode messages 120–127).
+    /// select, data entry, the channel-mode messages 120–127; ``ControllerDefault/isMessage(_:)``).
     static func controllerDefaults(_ control: SFZControl) -> (defaults: [ControllerDefault], ignored: [Int]) {
         var defaults: [ControllerDefault] = []
         var ignored: [Int] = []

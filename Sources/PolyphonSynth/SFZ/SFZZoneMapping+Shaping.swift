@@ -15,8 +15,8 @@ extension SFZZoneMapping {
                                    filterLFO: filter == nil ? nil : plain(region.filterLFO))
         addFilterStages(region, curves: curves, stream: stream, to: &shaping)
         shaping.controllerModulations += voiceControllerModulations(region, curves: curves)
-        shaping.routedLFOs = routedLFOs(region, hasFilter: filter != nil)
-        shaping.flexEnvelopes = flexEnvelopes(region, hasFilter: filter != nil)
+        shaping.routedLFOs = routedLFOs(region)
+        shaping.flexEnvelopes = flexEnvelopes(region)
         return shaping.isEmpty ? nil : shaping
     }
 

@@ -67,7 +67,7 @@ extension Voice {
     /// take the controllers' pan at note-on and at each channel change, ``updateParameters(_:_:)``.)
     mutating func applyControlledPan(_ percent: Float) {
         guard !shapedAmplitude.isStereo else { return }
-        let routed = routedModulation.movesPan ? routedModulation.lastPan : 0
+        let routed = routedModulation.isActive && routedModulation.movesPan ? routedModulation.lastPlacement[0] : 0
         let pan = Units.panGains(total(.pan) + (routed + percent) * 5)
         sound.panLeft = pan.left
         sound.panRight = pan.right

@@ -160,6 +160,7 @@ struct Voice {
             routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
             shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
             voiceControllers.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
+            if routedModulation.isActive && routedModulation.movesPan { followStereoPlacement(ch) }
         }
         isShaped = region.shaping != nil
         sound.pansWithinChunk = isShaped && (routedModulation.movesPan || voiceControllers.smoothsPan)
@@ -271,7 +272,10 @@ struct Voice {
             if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
             if routedModulation.isActive {
                 routedModulation.channelChanged(ch)
-                if routedModulation.movesPan { applyRoutedPan() }
+                if routedModulation.movesPan {
+                    followStereoPlacement(ch)
+                    applyRoutedPan()
+                }
             }
         }
         restartControlPeriod()
@@ -380,7 +384,7 @@ struct Voice {
                                   wholeCents: context.wholeCentPitch)
         if isShaped && shapedFilter.isActive {
             aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff + routed.cutoff,
-                            extraResonance: routed.resonance, context: context)
+                            extraResonance: routed.resonance, chain: routed.filterChain, context: context)
         }
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
@@ -513,12 +517,13 @@ struct Voice {
     /// aimed at `initialFilterQ` (centibels) and `extraResonance` dB.
     @inline(__always)
     private mutating func aimShapedFilter(modLfo: Float, modEnv: Float, extraCents: Float, extraResonance: Float,
-                                          context: RenderContext) {
+                                          chain: SIMD16<Float>, context: RenderContext) {
         let cents = shapedFilter.baseCents + modulation[Int(GeneratorType.initialFilterFc.rawValue)]
             + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter + extraCents
         let resonance = shapedFilter.baseResonance + modulation[Int(GeneratorType.initialFilterQ.rawValue)] / 10
             + extraResonance
-        shapedFilter.aim(cents: cents, resonance: resonance, outputRate: context.outputRate, frames: Voice.controlPeriod)
+        shapedFilter.aim(cents: cents, resonance: resonance, modulation: chain, outputRate: context.outputRate,
+                         frames: Voice.controlPeriod)
     }
 
     /// The filter's cutoff now: a changed one glides over the period (the first one sets the
