@@ -128,6 +128,9 @@ extension RIFFWriter {
             f32(p.random)
             u32(p.randomStream)
         }
+        if present(n.end), let e = n.end { value(e) }
+        if present(n.loopStart), let s = n.loopStart { value(s) }
+        if present(n.loopEnd), let e = n.loopEnd { value(e) }
     }
 
     private mutating func filter(_ f: FilterShape) {
@@ -363,6 +366,9 @@ extension ChunkCursor {
         if try flag() { n.offset = try value() }
         if try flag() { n.loopRepeats = try i32() }
         if try flag() { n.pitch = NoteStartPitch(velocityTracking: try value(), random: try f32(), randomStream: try u32()) }
+        if try flag() { n.end = try value() }
+        if try flag() { n.loopStart = try value() }
+        if try flag() { n.loopEnd = try value() }
         return n
     }
 

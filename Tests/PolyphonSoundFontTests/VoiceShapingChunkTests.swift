@@ -26,6 +26,9 @@ import Testing
         var s = VoiceShaping()
         s.noteStart = NoteStartShape(volumeEnvelope: volume, delay: value(0.05), offset: value(300), loopRepeats: 3)
         s.noteStart?.pitch = NoteStartPitch(velocityTracking: value(-600), random: 25, randomStream: 4)
+        s.noteStart?.end = value(-4410)
+        s.noteStart?.loopStart = value(100)
+        s.noteStart?.loopEnd = value(-200)
         var filter = FilterShape(.bandPass, poles: 4, cutoff: 1234.5, resonance: 3, keytrack: 50, keycenter: 64,
                                  velocityTracking: -1200)
         filter.gain = awkward[0]
@@ -163,7 +166,7 @@ import Testing
         let depth = Self.depth(1, 1)
         let crossfade = AmplitudeShape.Crossfade(.key, fadesIn: true, start: 0, end: 1, curve: .gain)
         let counts: [(Any, Int)] = [
-            (VoiceShaping(), 14), (NoteStartShape(), 5), (NoteStartPitch(), 3), (NoteStartValue(0), 4),
+            (VoiceShaping(), 14), (NoteStartShape(), 8), (NoteStartPitch(), 3), (NoteStartValue(0), 4),
             (VolumeEnvelopeShape(), 8), (FilterShape(.lowPass, poles: 2, cutoff: 1), 11), (ModulationEnvelopeShape(), 15),
             (LFOShape(.sine, frequency: 1, depth: 1), 5), (EqualizerBandShape(frequency: 1, gain: 1), 6),
             (ControllerModulationShape(controller: 1, target: .cutoff, depth: 1), 7),

@@ -69,7 +69,16 @@ struct SFZNotPlayedTally {
             note("xfin_loccN/xfout_loccN on extended controllers (≥ 128; ignored)", region)
         }
         let amplitude = region.amplitude
-        noteControllers(amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers, region)
+        let voiceInputs = amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers
+        if voiceInputs.contains(where: { SFZZoneMapping.source(of: $0.controller) == nil }) {
+            note("volume_onccN, pan_onccN, pitch_onccN from a source other than CC 0–127, bend, aftertouch, velocity"
+                 + " or key (the input is left out)", region)
+        }
+        if voiceInputs.filter(SFZZoneMapping.isShapedVoiceInput).count + (SFZZoneMapping.bendIsShaped(region) ? 2 : 0)
+            > ShapedControllers.capacity {
+            note("more than \(ShapedControllers.capacity) volume, pan and pitch controllers with a curve, step or"
+                 + " smoothing (the rest left out)", region)
+        }
         let shaped = amplitude.amplitude.controllers + amplitude.velocityTracking.controllers
             + amplitude.width.controllers + amplitude.position.controllers
         if shaped.contains(where: { !SFZZoneMapping.isPlayedController($0) }) {
@@ -91,11 +100,9 @@ struct SFZNotPlayedTally {
         if pitch.velocityTracking.controllers.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
             note("pitch_veltrack_onccN on an extended controller (the input is left out)", region)
         }
-        if pitch.bendStep > 1 { note("bend_step (the bend moves smoothly)", region) }
-        if pitch.bendSmoothing > 0 { note("bend_smooth (the bend follows the wheel at once)", region) }
-        if !playback.endControllers.isEmpty || !playback.loopStartControllers.isEmpty
-            || !playback.loopEndControllers.isEmpty {
-            note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
+        if (playback.endControllers + playback.loopStartControllers + playback.loopEndControllers)
+            .contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
+            note("end_onccN, loop_start_onccN, loop_end_onccN on an extended controller (the input is left out)", region)
         }
     }
 

@@ -14,6 +14,7 @@ extension SFZZoneMapping {
                                    volumeLFO: plain(region.amplitudeLFO), pitchLFO: plain(region.pitchLFO),
                                    filterLFO: filter == nil ? nil : plain(region.filterLFO))
         addFilterStages(region, curves: curves, stream: stream, to: &shaping)
+        shaping.controllerModulations += voiceControllerModulations(region, curves: curves)
         shaping.routedLFOs = routedLFOs(region)
         shaping.flexEnvelopes = flexEnvelopes(region)
         return shaping.isEmpty ? nil : shaping

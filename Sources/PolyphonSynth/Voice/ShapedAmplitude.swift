@@ -17,6 +17,8 @@ struct ShapedAmplitude {
     private(set) var isAudible = true
     private var shape: AmplitudeShape?
     private var stereo: StereoShape?
+    /// True for one side of a stereo sample (placed by its own pan, width and position stages).
+    var isStereo: Bool { stereo != nil }
     /// The amplitude envelope read again when a controller moves (SFZ `ampeg_dynamic`), nil
     /// for every other voice (``Voice/followDynamicEnvelope(_:_:)``).
     private(set) var dynamicEnvelope: VolumeEnvelopeShape?

@@ -25,10 +25,11 @@ extension Voice {
     mutating func applyRoutedPan() {
         let routed = routedModulation.lastPlacement
         let placement = routedModulation.stereoPlacement
-        let pan = shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)] + routed[0] * 5,
+        let pan = shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)] + routed[0] * 5
+                                                  + voiceControllers.panPermille,
                                               width: placement[0] + routed[1] / 100,
                                               position: placement[1] + routed[2] / 100)
-            ?? Units.panGains(total(.pan) + routed[0] * 5)
+            ?? Units.panGains(total(.pan) + routed[0] * 5 + voiceControllers.panPermille)
         sound.panLeft = pan.left
         sound.panRight = pan.right
     }

@@ -127,6 +127,9 @@ struct Voice {
     var routedModulation = RoutedModulation()
     /// The level's tracking, crossfades and stereo placement of SFZ regions (``ShapedAmplitude``).
     var shapedAmplitude = ShapedAmplitude()
+    /// Controllers moving its volume, pan and pitch through curves, steps and smoothing, and a
+    /// stepped or smoothed bend (``ShapedVoiceControllers``).
+    var voiceControllers = ShapedVoiceControllers()
 
     // MARK: - Life cycle
 
@@ -156,10 +159,11 @@ struct Voice {
             shapedLFOs.start(region.shaping, rate: context.outputRate)
             routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
             shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
+            voiceControllers.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
             if routedModulation.isActive && routedModulation.movesPan { followStereoPlacement(ch) }
         }
         isShaped = region.shaping != nil
-        sound.pansWithinChunk = isShaped && routedModulation.movesPan
+        sound.pansWithinChunk = isShaped && (routedModulation.movesPan || voiceControllers.smoothsPan)
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -257,6 +261,10 @@ struct Voice {
     /// A controller, pitch wheel, pressure or NRPN changed on the voice's channel.
     mutating func channelChanged(_ ch: Channel, _ context: RenderContext) {
         guard isActive else { return }
+        if isShaped && voiceControllers.isActive {
+            voiceControllers.channelChanged(ch, key: note.key, velocity: note.velocity,
+                                            framesSincePoint: control.framesSinceUpdate)
+        }
         updateModulation(ch, context)
         updateParameters(ch, context)
         if isShaped {
@@ -370,8 +378,10 @@ struct Voice {
         let shaped = isShaped && shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
         let lfos = isShaped && shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
         let routed = isShaped && routedModulation.isActive ? routedPoint(period) : RoutedModulation.Output()
+        let controlled = isShaped && voiceControllers.isActive ? controlledPoint(period) : (volume: 0, pan: 0, pitch: 0)
         let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo,
-                                  extraCents: shaped.pitch + lfos.pitch + routed.pitch, wholeCents: context.wholeCentPitch)
+                                  extraCents: shaped.pitch + lfos.pitch + routed.pitch + controlled.pitch,
+                                  wholeCents: context.wholeCentPitch)
         if isShaped && shapedFilter.isActive {
             aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff + routed.cutoff,
                             extraResonance: routed.resonance, chain: routed.filterChain, context: context)
@@ -379,7 +389,7 @@ struct Voice {
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
         // Gain at the end of the period, reached by a linear ramp.
-        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume + routed.volume,
+        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume + routed.volume + controlled.volume,
                                        context: context) * routed.amplitude
         let now = ramp.current
         return ControlPoint(pitchStep: pitchStep, filter: filter, gainTarget: target,
@@ -436,6 +446,7 @@ struct Voice {
         if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
         if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         if routedModulation.isActive { routedModulation.advance(elapsed) }
+        if voiceControllers.isActive { voiceControllers.advance(elapsed) }
     }
 
     /// The modulation LFO, modulation envelope and vibrato LFO where the coming period ends —
