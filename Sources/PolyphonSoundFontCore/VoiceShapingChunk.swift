@@ -5,7 +5,7 @@
 /// module plays what it plays natively. SF2 readers that do not know the list skip it and play
 /// the zones' SF2 generators alone.
 ///
-/// `izvs` (little-endian): `u16` version (1), `u16` 0, `u32` record count, then one record per
+/// `izvs` (little-endian): `u16` version (2), `u16` 0, `u32` record count, then one record per
 /// zone with a shaping: `u16` the zone's `ibag` index, `u32` the bytes of the rest of the
 /// record, then ``VoiceShaping``'s fields in declaration order (each nested type's likewise):
 /// `f32` for every `Float` (its bits, so values come back exactly), `u8` for enums, keys, MIDI
@@ -13,7 +13,10 @@
 /// before each optional (the value follows only when present), a `u16` count before each list.
 enum VoiceShapingChunk {
     static let id = "izvs"
-    static let version: UInt16 = 1
+    /// 2 since the voice's controller targets, routed LFO steps and phase controllers, and
+    /// note-start ends and loops joined the record: a twin written before is skipped with a
+    /// warning rather than misread.
+    static let version: UInt16 = 2
     /// Bytes of the smallest record: the bag, the length, and absent parts (10 optionals, 4 lists).
     static let minimumRecordSize = 2 + 4 + 10 + 4 * 2
     /// The most an `i32` holding an index (a filter's poles, a modulation's filter or band, a flex

@@ -220,10 +220,15 @@ import Testing
             #expect(error.offset == body + at, "\(what): \(error)")
             #expect(error.description.hasPrefix("bad.sf2: izvs at byte "), "\(error)")
         }
-        // A later version is skipped with a warning: the zone plays its SF2 generators alone.
-        let (later, _) = try Self.edited(lfo) { b, o in b[o] = 2 }
-        let read = try SoundFont(bytes: later, name: "later.sf2")
-        #expect(read.instruments[0].zones[0].shaping == nil)
-        #expect(read.warnings.map(\.chunk) == ["izvs"])
+        // Another version, earlier (a twin written by an older Polyphon, laid out otherwise) or
+        // later, is skipped with a warning: the zone plays its SF2 generators alone.
+        for version: UInt8 in [1, 3] {
+            let (other, _) = try Self.edited(lfo) { b, o in b[o] = version }
+            let read = try SoundFont(bytes: other, name: "other.sf2")
+            #expect(read.instruments[0].zones[0].shaping == nil)
+            #expect(read.warnings.map(\.chunk) == ["izvs"])
+            #expect(read.warnings.first?.description.contains("version \(version) ignored (this reader knows 2)") == true,
+                    "\(read.warnings)")
+        }
     }
 }
