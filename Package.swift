@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "PolyphonSoundFontTests", dependencies: ["PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonSynthTests",
                     dependencies: ["PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore", "PolyphonMIDI", "PolyphonMIDICore",
-                                   "PolyphonAudio", "PolyphonTestSupport"]),
+                                   "PolyphonAudio", "PolyphonWebKit", "PolyphonTestSupport"]),
         .testTarget(name: "PolyphonBuiltInBankTests",
                     dependencies: ["PolyphonBuiltInBank", "PolyphonMath", "PolyphonSynth", "PolyphonSoundFont", "PolyphonSoundFontCore",
                                    "PolyphonMIDI", "PolyphonAudio",

@@ -15,10 +15,11 @@ def comparison_arguments(prefix):
     os.makedirs(work, exist_ok=True)
     return sys.argv[1], polyphon, work
 
-def render_both(sfizz, polyphon, sfz, midi, sfizz_wav, polyphon_wav, rate, polyphon_rate=True):
-    """sfizz_render at `rate`; `polyphon render` at `rate` too unless `polyphon_rate` is False
-    (then at its default, 44100 Hz)."""
-    subprocess.run([sfizz, '--sfz', sfz, '--midi', midi, '--wav', sfizz_wav, '-s', str(rate)],
+def render_both(sfizz, polyphon, sfz, midi, sfizz_wav, polyphon_wav, rate, polyphon_rate=True, sfizz_block=None):
+    """sfizz_render at `rate` (in blocks of `sfizz_block` frames, else its default 1024);
+    `polyphon render` at `rate` too unless `polyphon_rate` is False (then at its default, 44100 Hz)."""
+    block = ['-b', str(sfizz_block)] if sfizz_block else []
+    subprocess.run([sfizz, '--sfz', sfz, '--midi', midi, '--wav', sfizz_wav, '-s', str(rate)] + block,
                    check=True, capture_output=True)
     rate_flags = ['--rate', str(rate)] if polyphon_rate else []
     subprocess.run([polyphon, 'render', midi, '-s', sfz, '-o', polyphon_wav] + rate_flags + ['-q'],

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""SFZ v2 LFOs (`lfoN_*`), flex envelopes (`egN_*`) and the v1 LFOs' controller forms rendered
-by Polyphon and by sfizz_render and compared over time: pitch in cents, level in dB, pan as the
-right channel's level over the left's.
+"""SFZ v2 LFOs (`lfoN_*`: waves, step sequences, phase controllers), flex envelopes (`egN_*`) on
+every target sfizz's modulation matrix has (pitch, volume, amplitude, pan, a stereo sample's
+width and position, both filters' cutoff, resonance and gain, the equaliser bands' frequency,
+bandwidth and gain) and the v1 LFOs' controller forms rendered by Polyphon and by sfizz_render
+and compared over time: pitch in cents, level in dB, pan as the right channel's level over the
+left's.
 
     Benchmarks/sfz-lfo-vs-sfizz.py SFIZZ_RENDER [POLYPHON] [WORKDIR]
 
 SFIZZ_RENDER is sfizz's `sfizz_render`, built from sfizz's sources outside the repository;
 POLYPHON defaults to .build/debug/polyphon. Writes into WORKDIR (default a new temporary
-folder) a 4 s C4 sine and 4 s of seeded white noise, an instrument whose keys each play one of
+folder) a 4 s C4 sine (mono, and stereo: on both sides, on the left side alone) and 4 s of
+seeded white noise, an instrument whose keys each play one of
 the NOTES below, and a MIDI file that sets CC 1 to 100, then plays each note for 1 s, 2.5 s
 apart; renders it with both programs at 48 kHz and prints a table per note: the quantity at
 points through the note (10 ms windows), sfizz's value and Polyphon's difference, then a
@@ -48,12 +52,36 @@ NOTES = [
      '`eg1` cutoff (noise, `lpf_2p` 300 Hz): +2400 cents in 0.4 s, back in 0.3 s; `lfo1` resonance: square 4 Hz, +6 dB'),
     (47, 'cents', 'sample=c4.wav pitchlfo_freq=5 pitchlfo_depth_oncc1=80 amplfo_freq_oncc1=4 amplfo_depth=3',
      '`pitchlfo_depth_oncc1=80`, `amplfo_freq_oncc1=4` at CC 1 = 100 (pitch shown)'),
+    (48, 'level', 'sample=noise.wav fil_type=lpf_2p cutoff=4000 fil2_type=lpf_2p cutoff2=400 lfo1_freq=2 lfo1_wave=1 '
+                  'lfo1_cutoff2=1800 lfo1_resonance2=6',
+     '`lfo1` second filter (noise, `lpf_2p` 400 Hz behind one at 4 kHz): sine 2 Hz, ±1800 cents on `cutoff2`, ±6 dB on `resonance2`'),
+    (49, 'level', 'sample=c4.wav fil_type=peq cutoff=262 lfo1_freq=3 lfo1_wave=1 lfo1_fil1gain=9',
+     '`lfo1_fil1gain` (C4 sine, `peq` at 262 Hz): sine 3 Hz, ±9 dB'),
+    (50, 'level', 'sample=c4.wav eq1_freq=262 eq1_gain=0 lfo1_freq=2 lfo1_wave=0 lfo1_eq1gain=12',
+     '`lfo1_eq1gain` (a flat band at 262 Hz): triangle 2 Hz, ±12 dB'),
+    (51, 'level', 'sample=c4.wav eq2_freq=1000 eq2_bw=1 eq2_gain=12 eg1_time0=0.6 eg1_level0=1 eg1_sustain=0 '
+                  'eg1_eq2freq=-738 eg1_eq2bw=1',
+     '`eg1_eq2freq`, `eg1_eq2bw` (a +12 dB band, 1 kHz, 1 octave): to 262 Hz and 2 octaves in 0.6 s'),
+    (52, 'pan', 'sample=c4both.wav lfo1_freq=2 lfo1_wave=1 lfo1_position=80',
+     '`lfo1_position` (stereo sample, the same sine on both sides): sine 2 Hz, ±80 %'),
+    (53, 'pan', 'sample=c4left.wav width=20 eg1_time0=0.5 eg1_level0=1 eg1_sustain=0 eg1_width=60',
+     '`eg1_width` (stereo sample, the sine on its left side, `width=20`): +60 % in 0.5 s'),
+    (54, 'cents', 'sample=c4.wav lfo1_freq=4 lfo1_steps=4 lfo1_step1=100 lfo1_step2=-50 lfo1_step3=25 lfo1_pitch=60 '
+                  'lfo1_wave2=1 lfo1_ratio2=0.5 lfo1_scale2=0.3',
+     '`lfo1_steps=4` (100, −50, 25, 0 %) at 4 Hz, ±60 cents, a sine at half the rate (×0.3) summed'),
+    (55, 'cents', 'sample=c4.wav lfo1_freq=2 lfo1_wave=1 lfo1_phase=0.1 lfo1_phase_oncc1=0.3 lfo1_pitch=50',
+     '`lfo1_phase_oncc1=0.3` at CC 1 = 100: sine 2 Hz, ±50 cents, phase 0.1 + 0.236'),
+    (56, 'pan', 'sample=c4both.wav width=50 lfo1_freq=2 lfo1_wave=1 lfo1_pan=60',
+     '`lfo1_pan` on a stereo sample (the same sine on both sides, `width=50`): sine 2 Hz, ±60 %'),
 ]
 TIMES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.7, 0.9, 1.05, 1.1, 1.2, 1.3, 1.45]
 
-def write_wav(path, points):
-    data = np.clip(np.round(points * 32767), -32768, 32767).astype('<i2').tobytes()
-    fmt = struct.pack('<HHIIHH', 1, 1, RATE, RATE * 2, 2, 16)
+def write_wav(path, points, right=None):
+    """A 16-bit WAV of `points`, stereo with `right` as its right side."""
+    channels = 1 if right is None else 2
+    frames = points if right is None else np.stack([points, right], axis=1).reshape(-1)
+    data = np.clip(np.round(frames * 32767), -32768, 32767).astype('<i2').tobytes()
+    fmt = struct.pack('<HHIIHH', 1, channels, RATE, RATE * 2 * channels, 2 * channels, 16)
     body = b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data
     open(path, 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
 
@@ -84,6 +112,8 @@ def main():
     sfizz, polyphon, work = comparison_arguments('sfz-lfo')
     t = np.arange(4 * RATE) / RATE
     write_wav(f'{work}/c4.wav', 0.5 * np.sin(2 * np.pi * C4 * t))
+    write_wav(f'{work}/c4both.wav', 0.5 * np.sin(2 * np.pi * C4 * t), 0.5 * np.sin(2 * np.pi * C4 * t))
+    write_wav(f'{work}/c4left.wav', 0.5 * np.sin(2 * np.pi * C4 * t), 0 * t)
     write_wav(f'{work}/noise.wav', np.random.default_rng(1).uniform(-0.5, 0.5, 4 * RATE))
     lines = ['<control> hint_ram_based=1', '<group> pitch_keytrack=0 pitch_keycenter=60 ampeg_release=0.01']
     lines += [f'<region> key={key} {opcodes}' for key, _, opcodes, _ in NOTES]

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes Polyphon's parsers with libFuzzer and AddressSanitizer.
 #
-#   Scripts/fuzz.sh TARGET|all [--time SECONDS | --runs N] [-- LIBFUZZER_FLAGS...]
+#   Scripts/fuzz.sh TARGET|all [--time SECONDS | --runs N] [--jobs N] [-- LIBFUZZER_FLAGS...]
 #   Scripts/fuzz.sh list
+#
+# --jobs N fuzzes N targets at once (default 1), each with the whole budget: on a machine with N
+# free cores, `all` then takes 1/N of the time and every target gets as many executions.
 #
 # Targets (Fuzzing/PolyphonFuzz/FuzzTarget.swift): midi-file, soundfont (renders every preset),
 # dls, sample-bank, midi-stream, audio-file, sfz, sfz-engine (renders). Each starts from seed corpora built in code
@@ -18,11 +21,13 @@ cd "$(dirname "$0")/.."
 root=.build-fuzz
 target="${1:-}"; shift || true
 budget=(-max_total_time=60)
+jobs=1
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --time) budget=(-max_total_time="$2"); shift 2 ;;
         --runs) budget=(-runs="$2"); shift 2 ;;
+        --jobs) jobs="$2"; shift 2 ;;
         --) shift; extra=("$@"); break ;;
         *) echo "unknown argument $1" >&2; exit 64 ;;
     esac
@@ -59,12 +64,16 @@ if [ "$(counters)" -lt 1000 ] 2>/dev/null || [ -z "$(counters)" ]; then
 fi
 
 if [ "$target" = "all" ]; then targets=$("$tool" targets | cut -d' ' -f1); else targets="$target"; fi
-failed=0
-for t in $targets; do
-    seeds="$root/seeds/$t" corpus="$root/corpus/$t" artifacts="$root/artifacts/$t"
+# Fuzzes one target; writes its summary line (and, if it failed, the first error and the
+# saved inputs) to $root/$t.summary; exits 1 if it crashed.
+fuzz_target() {
+    local t="$1"
+    # Replaced at the end: a target that stops early (its seeds could not be made) fails.
+    printf '%s: did not finish\n(see %s)\n' "$t" "$root/$t.log" >"$root/$t.summary"
+    local seeds="$root/seeds/$t" corpus="$root/corpus/$t" artifacts="$root/artifacts/$t"
     rm -rf "$seeds"; mkdir -p "$corpus" "$artifacts"
     "$tool" seeds "$t" "$seeds"
-    log="$root/$t.log"
+    local log="$root/$t.log" summary="$root/$t.summary" status runs last cov ft corp crashes
     set +e
     # Swift's own crash backtracer is off: libFuzzer and ASan report the crash and keep the input.
     POLYPHON_FUZZ_TARGET="$t" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
@@ -78,11 +87,24 @@ for t in $targets; do
     ft=$(echo "$last" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || true)
     corp=$(echo "$last" | grep -o 'corp: [0-9]*' | grep -o '[0-9]*' || true)
     crashes=$(find "$artifacts" -type f | wc -l)
-    echo "$t: ${runs:-?} executions, coverage ${cov:-?} edges / ${ft:-?} features, corpus ${corp:-?}, crashes $crashes (exit $status, log $log)$blind"
+    echo "$t: ${runs:-?} executions, coverage ${cov:-?} edges / ${ft:-?} features, corpus ${corp:-?}, crashes $crashes (exit $status, log $log)$blind" >"$summary"
     if [ "$status" != 0 ] || [ "$crashes" != 0 ]; then
-        failed=1
-        grep -m1 -E 'ERROR: |Fatal error|==ERROR|SUMMARY' "$log" || true
-        find "$artifacts" -type f | head -5
+        { grep -m1 -E 'ERROR: |Fatal error|==ERROR|SUMMARY' "$log" || true; find "$artifacts" -type f | head -5; } >>"$summary"
+        return 1
     fi
+}
+
+# At most $jobs targets at once; each summary is printed in the targets' order.
+running=0
+for t in $targets; do
+    if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+    fuzz_target "$t" &
+    running=$((running + 1))
+done
+wait
+failed=0
+for t in $targets; do
+    cat "$root/$t.summary"
+    if [ "$(wc -l < "$root/$t.summary")" -gt 1 ]; then failed=1; fi
 done
 exit $failed

@@ -19,6 +19,13 @@ public struct NoteStartShape: Hashable, Sendable {
     /// Cents the note's pitch moves by its velocity and a random draw (SFZ `pitch_veltrack`,
     /// `pitch_veltrack_onccN`, `pitch_random`); nil: none.
     public var pitch: NoteStartPitch?
+    /// Sample frames the controllers add to where the sample ends, at the note-on (SFZ
+    /// `end_onccN`): as sfizz, the end never moves past the zone's own.
+    public var end: NoteStartValue?
+    /// Sample frames the controllers add to the loop's start and end at the note-on (SFZ
+    /// `loop_start_onccN`, `loop_end_onccN`), each kept within the sample.
+    public var loopStart: NoteStartValue?
+    public var loopEnd: NoteStartValue?
 
     /// Nothing worked out at note-on.
     public init(volumeEnvelope: VolumeEnvelopeShape? = nil, delay: NoteStartValue? = nil,

@@ -1,6 +1,8 @@
 /// Where an SFZ v2 LFO or flex envelope (``RoutedLFOShape``, ``FlexEnvelopeShape``) sends its
 /// output, each in sfizz's unit: the source's output (−1…1) times the route's depth is added
 /// to the target, except the amplitude, which it multiplies (sfizz's multiplicative target).
+/// The targets from ``filterGain`` on move the voice's filter chain, in the order
+/// ``ControllerModulationShape`` numbers its stages (first filter, second, bands 1–3).
 public enum ModulationTarget: UInt8, Hashable, Sendable, CaseIterable {
     /// Cents of pitch.
     case pitch = 0
@@ -14,6 +16,33 @@ public enum ModulationTarget: UInt8, Hashable, Sendable, CaseIterable {
     case cutoff
     /// dB of the shaped filter's resonance.
     case resonance
+    /// Percent of a stereo zone's width (a mono zone has none, as in sfizz).
+    case width
+    /// Percent of a stereo zone's position.
+    case position
+    /// dB of the first filter's shelf or peak gain.
+    case filterGain
+    /// Cents of the second filter's cutoff.
+    case secondCutoff
+    /// dB of the second filter's resonance.
+    case secondResonance
+    /// dB of the second filter's shelf or peak gain.
+    case secondFilterGain
+    /// Hz, octaves of bandwidth and dB of gain of equaliser bands 1, 2 and 3.
+    case band1Frequency, band1Bandwidth, band1Gain
+    case band2Frequency, band2Bandwidth, band2Gain
+    case band3Frequency, band3Bandwidth, band3Gain
+}
+
+extension ModulationTarget {
+    /// The first target that moves the filter chain rather than the voice's pitch, level or pan.
+    public static let firstFilterChainTarget = ModulationTarget.filterGain
+
+    /// Equaliser band `band`'s (0 is `eq1`) frequency, bandwidth or gain: `part` 0, 1 or 2.
+    public static func band(_ band: Int, part: Int) -> ModulationTarget? {
+        guard (0..<3).contains(band), (0..<3).contains(part) else { return nil }
+        return ModulationTarget(rawValue: band1Frequency.rawValue + UInt8(3 * band + part))
+    }
 }
 
 /// One connection of a modulation source to a target: its depth, and the controllers that move
@@ -56,8 +85,10 @@ public struct RoutedLFOShape: Hashable, Sendable {
     /// Hz, and the controllers adding Hz to it.
     public var frequency: Float
     public var frequencyControllers: [ControllerDepth] = []
-    /// Starting phase, 0…1.
+    /// Starting phase, 0…1, and the controllers adding to it (followed while the LFO runs:
+    /// sfizz adds them to the phase at every frame).
     public var phase: Float = 0
+    public var phaseControllers: [ControllerDepth] = []
     /// Seconds, each with the controllers adding seconds (read when the note starts).
     public var delay: Float = 0
     public var delayControllers: [ControllerDepth] = []
@@ -65,6 +96,10 @@ public struct RoutedLFOShape: Hashable, Sendable {
     public var fadeControllers: [ControllerDepth] = []
     /// Cycles before the LFO stops (0: it never does).
     public var count: Int = 0
+    /// A step sequence (`lfoN_stepX`, −1…1) played in place of the waves, one step after the
+    /// other through each cycle of the first wave's phase, scaled and offset by the first
+    /// wave; empty for none.
+    public var steps: [Float] = []
     public var waves: [Wave]
     public var routes: [ModulationRoute]
 
@@ -123,6 +158,8 @@ extension RoutedLFOShape {
     public static let voiceLimit = 4
     /// Waves an LFO sums (sfizz's limit).
     public static let waveLimit = 8
+    /// Steps of a step sequence (sfizz's limit).
+    public static let stepLimit = 128
 }
 
 extension FlexEnvelopeShape {

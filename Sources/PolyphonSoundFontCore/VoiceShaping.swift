@@ -25,8 +25,9 @@ public struct VoiceShaping: Hashable, Sendable {
     public var secondFilter: FilterShape?
     /// Equaliser bands run after the filters (SFZ `eq1_*` … `eq3_*`; at most three play).
     public var equalizers: [EqualizerBandShape] = []
-    /// Controllers moving the filters and equaliser bands through a curve, smoothed and
-    /// stepped (SFZ `cutoff_onccN`, `cutoff_curveccN`, `cutoff_smoothccN`, `cutoff_stepccN` …).
+    /// Controllers moving the filters and equaliser bands, and the voice's volume, pan and
+    /// pitch, through a curve, smoothed and stepped (SFZ `cutoff_onccN`, `cutoff_curveccN`,
+    /// `cutoff_smoothccN`, `cutoff_stepccN`, `volume_curveccN`, `bend_smooth` …).
     public var controllerModulations: [ControllerModulationShape] = []
     /// LFOs of sums of waves sent to any of the voice's targets (SFZ `lfoN_*`; at most
     /// ``RoutedLFOShape/voiceLimit``).
@@ -54,7 +55,7 @@ public struct VoiceShaping: Hashable, Sendable {
     /// True when nothing is set.
     public var isEmpty: Bool {
         filter == nil && pitchEnvelope == nil && filterEnvelope == nil && volumeLFO == nil && pitchLFO == nil
-            && filterLFO == nil && secondFilter == nil && equalizers.isEmpty
+            && filterLFO == nil && secondFilter == nil && equalizers.isEmpty && controllerModulations.isEmpty
             && routedLFOs.isEmpty && flexEnvelopes.isEmpty && amplitude == nil && stereo == nil
     }
 }

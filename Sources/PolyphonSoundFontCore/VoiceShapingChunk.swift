@@ -5,7 +5,7 @@
 /// module plays what it plays natively. SF2 readers that do not know the list skip it and play
 /// the zones' SF2 generators alone.
 ///
-/// `izvs` (little-endian): `u16` version (1), `u16` 0, `u32` record count, then one record per
+/// `izvs` (little-endian): `u16` version (2), `u16` 0, `u32` record count, then one record per
 /// zone with a shaping: `u16` the zone's `ibag` index, `u32` the bytes of the rest of the
 /// record, then ``VoiceShaping``'s fields in declaration order (each nested type's likewise):
 /// `f32` for every `Float` (its bits, so values come back exactly), `u8` for enums, keys, MIDI
@@ -13,7 +13,10 @@
 /// before each optional (the value follows only when present), a `u16` count before each list.
 enum VoiceShapingChunk {
     static let id = "izvs"
-    static let version: UInt16 = 1
+    /// 2 since the voice's controller targets, routed LFO steps and phase controllers, and
+    /// note-start ends and loops joined the record: a twin written before is skipped with a
+    /// warning rather than misread.
+    static let version: UInt16 = 2
     /// Bytes of the smallest record: the bag, the length, and absent parts (10 optionals, 4 lists).
     static let minimumRecordSize = 2 + 4 + 10 + 4 * 2
     /// The most an `i32` holding an index (a filter's poles, a modulation's filter or band, a flex
@@ -128,6 +131,9 @@ extension RIFFWriter {
             f32(p.random)
             u32(p.randomStream)
         }
+        if present(n.end), let e = n.end { value(e) }
+        if present(n.loopStart), let s = n.loopStart { value(s) }
+        if present(n.loopEnd), let e = n.loopEnd { value(e) }
     }
 
     private mutating func filter(_ f: FilterShape) {
@@ -170,11 +176,13 @@ extension RIFFWriter {
         f32(l.frequency)
         depths(l.frequencyControllers)
         f32(l.phase)
+        depths(l.phaseControllers)
         f32(l.delay)
         depths(l.delayControllers)
         f32(l.fade)
         depths(l.fadeControllers)
         i32(l.count)
+        floats(l.steps)
         list(l.waves) { (out: inout RIFFWriter, wave) in
             out.bytes.append(wave.wave.rawValue)
             out.f32(wave.offset)
@@ -282,7 +290,7 @@ extension ChunkCursor {
                                              depth: try r.f32(), curve: try r.floats(), smoothing: try r.f32(),
                                              step: try r.f32())
         }
-        s.routedLFOs = try list(minimumSize: 30) { (r: inout ChunkCursor) throws(SoundFontError) in try r.routedLFO() }
+        s.routedLFOs = try list(minimumSize: 34) { (r: inout ChunkCursor) throws(SoundFontError) in try r.routedLFO() }
         s.flexEnvelopes = try list(minimumSize: 10) { (r: inout ChunkCursor) throws(SoundFontError) in
             try r.flexEnvelope()
         }
@@ -361,6 +369,9 @@ extension ChunkCursor {
         if try flag() { n.offset = try value() }
         if try flag() { n.loopRepeats = try i32() }
         if try flag() { n.pitch = NoteStartPitch(velocityTracking: try value(), random: try f32(), randomStream: try u32()) }
+        if try flag() { n.end = try value() }
+        if try flag() { n.loopStart = try value() }
+        if try flag() { n.loopEnd = try value() }
         return n
     }
 
@@ -410,11 +421,14 @@ extension ChunkCursor {
     private mutating func routedLFO() throws(SoundFontError) -> RoutedLFOShape {
         let frequency = try f32()
         let frequencyControllers = try depths()
-        let phase = try f32(), delay = try f32()
+        let phase = try f32()
+        let phaseControllers = try depths()
+        let delay = try f32()
         let delayControllers = try depths()
         let fade = try f32()
         let fadeControllers = try depths()
         let count = try i32()
+        let steps = try floats()
         let waves = try list(minimumSize: 13) { (r: inout ChunkCursor) throws(SoundFontError) in
             RoutedLFOShape.Wave(try r.enumeration(LFOShape.Wave.init(rawValue:)), offset: try r.f32(),
                                 ratio: try r.f32(), scale: try r.f32())
@@ -422,11 +436,13 @@ extension ChunkCursor {
         var l = RoutedLFOShape(frequency: frequency, waves: waves, routes: try routes())
         l.frequencyControllers = frequencyControllers
         l.phase = phase
+        l.phaseControllers = phaseControllers
         l.delay = delay
         l.delayControllers = delayControllers
         l.fade = fade
         l.fadeControllers = fadeControllers
         l.count = count
+        l.steps = steps
         return l
     }
 

@@ -26,6 +26,9 @@ import Testing
         var s = VoiceShaping()
         s.noteStart = NoteStartShape(volumeEnvelope: volume, delay: value(0.05), offset: value(300), loopRepeats: 3)
         s.noteStart?.pitch = NoteStartPitch(velocityTracking: value(-600), random: 25, randomStream: 4)
+        s.noteStart?.end = value(-4410)
+        s.noteStart?.loopStart = value(100)
+        s.noteStart?.loopEnd = value(-200)
         var filter = FilterShape(.bandPass, poles: 4, cutoff: 1234.5, resonance: 3, keytrack: 50, keycenter: 64,
                                  velocityTracking: -1200)
         filter.gain = awkward[0]
@@ -61,12 +64,16 @@ import Testing
                                           ModulationRoute(.amplitude, depth: 0.5)])
         lfo.frequencyControllers = [depth(2, 4)]
         lfo.phase = 0.25
+        lfo.phaseControllers = [depth(7, 0.5)]
         lfo.delay = 0.1
         lfo.delayControllers = [depth(3, 0.2)]
         lfo.fade = 0.3
         lfo.fadeControllers = [depth(4, 0.4, curved: true)]
         lfo.count = 7
-        s.routedLFOs = [lfo, RoutedLFOShape(frequency: 0.5, waves: [.init(.pulse25)], routes: [.init(.resonance, depth: 3)])]
+        lfo.steps = [1, -0.5, 0.25]
+        s.routedLFOs = [lfo, RoutedLFOShape(frequency: 0.5, waves: [.init(.pulse25)],
+                                            routes: [.init(.resonance, depth: 3), .init(.width, depth: 50),
+                                                     .init(.band3Gain, depth: -6)])]
         var point = FlexEnvelopeShape.Point(time: 0.2, level: -0.5, shape: 2)
         point.timeControllers = [depth(5, 0.1)]
         point.levelControllers = [depth(6, 0.5)]
@@ -159,11 +166,11 @@ import Testing
         let depth = Self.depth(1, 1)
         let crossfade = AmplitudeShape.Crossfade(.key, fadesIn: true, start: 0, end: 1, curve: .gain)
         let counts: [(Any, Int)] = [
-            (VoiceShaping(), 14), (NoteStartShape(), 5), (NoteStartPitch(), 3), (NoteStartValue(0), 4),
+            (VoiceShaping(), 14), (NoteStartShape(), 8), (NoteStartPitch(), 3), (NoteStartValue(0), 4),
             (VolumeEnvelopeShape(), 8), (FilterShape(.lowPass, poles: 2, cutoff: 1), 11), (ModulationEnvelopeShape(), 15),
             (LFOShape(.sine, frequency: 1, depth: 1), 5), (EqualizerBandShape(frequency: 1, gain: 1), 6),
             (ControllerModulationShape(controller: 1, target: .cutoff, depth: 1), 7),
-            (RoutedLFOShape(frequency: 1, waves: [], routes: []), 10), (RoutedLFOShape.Wave(.sine), 4),
+            (RoutedLFOShape(frequency: 1, waves: [], routes: []), 12), (RoutedLFOShape.Wave(.sine), 4),
             (ModulationRoute(.pitch, depth: 1), 3), (FlexEnvelopeShape(points: [], sustain: 0, routes: []), 5),
             (FlexEnvelopeShape.Point(time: 0, level: 0), 5), (AmplitudeShape(), 9),
             (AmplitudeShape.VelocityTracking(tracking: 1), 3), (crossfade, 5),
@@ -213,10 +220,15 @@ import Testing
             #expect(error.offset == body + at, "\(what): \(error)")
             #expect(error.description.hasPrefix("bad.sf2: izvs at byte "), "\(error)")
         }
-        // A later version is skipped with a warning: the zone plays its SF2 generators alone.
-        let (later, _) = try Self.edited(lfo) { b, o in b[o] = 2 }
-        let read = try SoundFont(bytes: later, name: "later.sf2")
-        #expect(read.instruments[0].zones[0].shaping == nil)
-        #expect(read.warnings.map(\.chunk) == ["izvs"])
+        // Another version, earlier (a twin written by an older Polyphon, laid out otherwise) or
+        // later, is skipped with a warning: the zone plays its SF2 generators alone.
+        for version: UInt8 in [1, 3] {
+            let (other, _) = try Self.edited(lfo) { b, o in b[o] = version }
+            let read = try SoundFont(bytes: other, name: "other.sf2")
+            #expect(read.instruments[0].zones[0].shaping == nil)
+            #expect(read.warnings.map(\.chunk) == ["izvs"])
+            #expect(read.warnings.first?.description.contains("version \(version) ignored (this reader knows 2)") == true,
+                    "\(read.warnings)")
+        }
     }
 }

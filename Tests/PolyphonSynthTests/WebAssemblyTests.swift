@@ -3,6 +3,7 @@ import Testing
 import PolyphonSoundFont
 import PolyphonMIDI
 import PolyphonTestSupport
+import PolyphonWebKit
 @testable import PolyphonSynth
 
 /// The engine compiled to WebAssembly (Scripts/build-wasm.sh) against the native engine: the
@@ -11,15 +12,11 @@ import PolyphonTestSupport
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// Builds the module once per test run (about half a minute), or nil without a toolchain
-    /// that can (it needs swiftc's Embedded wasm32 standard library, clang and wasm-ld).
-    static let module: String? = {
-        let out = TemporaryDirectory.forThisProcess(prefix: "polyphon-wasm")
-        guard let r = try? runProcess("/bin/bash", [packageRoot + "/Scripts/build-wasm.sh", out]), r.status == 0 else {
-            return nil
-        }
-        return out + "/polyphon.wasm"
-    }()
+    /// The checkout's module (`.build-wasm`), built from the current sources once per test run
+    /// when a source is newer than it (a minute or more) and otherwise used as it is, as the jam
+    /// server and `export-web` use it: CI builds it first. Nil without a toolchain that can build
+    /// it (it needs swiftc's Embedded wasm32 standard library, clang and wasm-ld).
+    static let module: String? = try? WebAssemblyKit(packageRoot: packageRoot).prepareModule { print($0) }
 
     static var nodeAvailable: Bool { RealFiles.toolAvailable("node") }
 

@@ -46,8 +46,8 @@ public struct SFZLFO: Hashable, Sendable {
     public var fade = SFZModulatedValue(0)
     /// `lfoN_count`: cycles before it stops (0: no end).
     public var count = 0
-    /// `lfoN_steps`/`lfoN_stepX`: a step sequence in percent (−100…100) played instead of
-    /// the waves; nil when none is given.
+    /// `lfoN_steps`/`lfoN_stepX`: a step sequence in percent (−100…100) played in place of
+    /// the first wave; nil when none is given.
     public var steps: [Float]?
     /// `lfoN_waveX`, `lfoN_offsetX`, `lfoN_ratioX`, `lfoN_scaleX`: the waves summed (the first
     /// is `lfoN_wave`).

@@ -6,12 +6,22 @@ import PolyphonSoundFontCore
 /// to a multiple of its step, then followed linearly — a change reaching its new value after
 /// the smoothing time (at least 16 frames), as sfizz's linear smoother does.
 ///
+/// One set follows the filters' and bands' targets, another the voice's own (``Group``).
 /// Targets are read by slot: filter `i`'s cutoff (cents), resonance and gain (dB) at 3·i …
-/// 3·i + 2, equaliser band `j`'s frequency (Hz), width (octaves) and gain (dB) at 6 + 3·j ….
+/// 3·i + 2, equaliser band `j`'s frequency (Hz), width (octaves) and gain (dB) at 6 + 3·j …;
+/// the voice's volume (dB), pan (percent) and pitch (cents, with the bend's two sides) at 0, 1, 2.
 /// At most ``capacity`` inputs play; state lives in fixed vectors so nothing allocates while
 /// the voice renders.
 struct ShapedControllers {
     static let capacity = 16
+
+    /// Which targets a set follows.
+    enum Group {
+        /// The filters' and equaliser bands' (``ShapedFilterChain``).
+        case filterStages
+        /// The voice's volume, pan and pitch (``ShapedVoiceControllers``).
+        case voice
+    }
 
     private var inputs: [ControllerModulationShape] = []
     /// Each input's value (depth × curve, stepped) now, where it is going and its change per frame.
@@ -40,16 +50,20 @@ struct ShapedControllers {
         case .equalizerFrequency: 6 + 3 * index
         case .equalizerBandwidth: 7 + 3 * index
         case .equalizerGain: 8 + 3 * index
+        case .volume: 0
+        case .pan: 1
+        case .pitch, .bendUp, .bendDown: 2
         }
     }
 
-    /// Starts following `modulations` for a note, at their values now (no smoothing at the start,
-    /// as sfizz resets its smoothers to the controller's value).
+    /// Starts following those of `modulations` that move `group`'s targets for a note, at their
+    /// values now (no smoothing at the start, as sfizz resets its smoothers to the controller's value).
     mutating func start(_ modulations: [ControllerModulationShape], _ context: ModulatorEvaluation.Context,
-                        outputRate: Double) {
+                        outputRate: Double, group: Group = .filterStages) {
         self = ShapedControllers()
         var kept = 0
-        for (index, modulation) in modulations.enumerated() where kept < Self.capacity {
+        for (index, modulation) in modulations.enumerated()
+        where kept < Self.capacity && modulation.target.movesVoice == (group == .voice) {
             let slot = Self.slot(modulation.target, index: modulation.index)
             guard (0..<15).contains(slot) else { continue }
             slots[kept] = Int32(slot)
@@ -104,7 +118,9 @@ struct ShapedControllers {
     /// depth, stepped.
     private func value(of i: Int, _ context: ModulatorEvaluation.Context) -> Float {
         let input = inputs[Int(sources[i])]
-        let x = Self.sourceValue(input.controller, context)
+        var x = Self.sourceValue(input.controller, context)
+        // The wheel's side each half of the bend follows.
+        if input.target == .bendUp { x = max(x, 0) } else if input.target == .bendDown { x = min(x, 0) }
         var y = x
         // sfizz reads the pitch wheel and channel pressure without a curve.
         if !input.curve.isEmpty && input.controller != 128 && input.controller != 129 {
@@ -113,8 +129,16 @@ struct ShapedControllers {
             let fraction = position - Float(index)
             y = input.curve[index] + (input.curve[index + 1] - input.curve[index]) * fraction
         }
+        // sfizz steps the note's velocity and key in their own 0…1 (its per-voice sources), a
+        // channel's controllers in the target's unit, and those only with a depth above 0 (it
+        // divides the step by the depth); the bend's step is in cents whatever its sign.
+        let isBend = input.target == .bendUp || input.target == .bendDown
+        let isNoteSource = input.controller == 131 || input.controller == 133
+        if input.step > 0 && isNoteSource && !isBend { y = (y / input.step).rounded(.towardZero) * input.step }
         var result = y * input.depth
-        if input.step > 0 { result = (result / input.step).rounded(.towardZero) * input.step }
+        if input.step > 0 && !isNoteSource && (input.depth > 0 || isBend) {
+            result = (result / input.step).rounded(.towardZero) * input.step
+        }
         return RoutedModulation.finite(result)
     }
 

@@ -42,8 +42,9 @@ struct ShapedFilterChain {
         band2 = ShapedFilter()
         framesSinceAim = 0
         let modulations = shaping?.controllerModulations ?? []
-        if let bands = shaping?.equalizers {
-            for (index, band) in bands.prefix(3).enumerated() where Self.bandPlays(band, index: index, modulations) {
+        if let shaping {
+            for (index, band) in shaping.equalizers.prefix(3).enumerated()
+            where Self.bandPlays(band, index: index, modulations) || Self.routesMoveGain(of: index, shaping) {
                 switch index {
                 case 0: band0.start(band: band, velocity: velocity)
                 case 1: band1.start(band: band, velocity: velocity)
@@ -59,11 +60,21 @@ struct ShapedFilterChain {
         }
     }
 
-    /// A band that can only ever be flat (no gain, none by velocity or controller) is left out:
-    /// the RBJ designs at 0 dB pass the signal unchanged.
+    /// A band that can only ever be flat (no gain, none by velocity, controller, LFO or
+    /// envelope) is left out: the RBJ designs at 0 dB pass the signal unchanged.
     static func bandPlays(_ band: EqualizerBandShape, index: Int, _ modulations: [ControllerModulationShape]) -> Bool {
         band.gain != 0 || band.velocityToGain != 0
             || modulations.contains { $0.target == .equalizerGain && $0.index == index && $0.depth != 0 }
+    }
+
+    /// Whether a v2 LFO or flex envelope the voice plays moves band `index`'s gain.
+    static func routesMoveGain(of index: Int, _ shaping: VoiceShaping) -> Bool {
+        let gain = ModulationTarget.band(index, part: 2)
+        func moves(_ routes: [ModulationRoute]) -> Bool {
+            routes.contains { $0.target == gain && ($0.depth != 0 || !$0.depthControllers.isEmpty) }
+        }
+        return shaping.routedLFOs.prefix(RoutedLFOShape.voiceLimit).contains { moves($0.routes) }
+            || shaping.flexEnvelopes.prefix(FlexEnvelopeShape.voiceLimit).contains { moves($0.routes) }
     }
 
     /// The voice's channel changed: new values for the controllers to reach.
@@ -77,12 +88,13 @@ struct ShapedFilterChain {
 
     /// Aims the stages where the coming period of `frames` frames ends: the first filter at
     /// `cents` (absolute, with the voice's modulation) and `resonance` dB, every stage with its
-    /// controllers.
-    mutating func aim(cents: Float, resonance: Float, outputRate: Double, frames: Int) {
-        var m = SIMD16<Float>(repeating: 0)
+    /// controllers and `modulation` (the voice's LFOs and envelopes, in the controllers' slots).
+    mutating func aim(cents: Float, resonance: Float, modulation: SIMD16<Float> = SIMD16(repeating: 0),
+                      outputRate: Double, frames: Int) {
+        var m = modulation
         if controllers.isActive {
             controllers.advance(framesSinceAim)
-            m = controllers.values(ahead: frames)
+            m += controllers.values(ahead: frames)
         }
         framesSinceAim = 0
         if first.isActive {

@@ -69,7 +69,16 @@ struct SFZNotPlayedTally {
             note("xfin_loccN/xfout_loccN on extended controllers (≥ 128; ignored)", region)
         }
         let amplitude = region.amplitude
-        noteControllers(amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers, region)
+        let voiceInputs = amplitude.volume.controllers + amplitude.pan.controllers + region.pitch.tune.controllers
+        if voiceInputs.contains(where: { SFZZoneMapping.source(of: $0.controller) == nil }) {
+            note("volume_onccN, pan_onccN, pitch_onccN from a source other than CC 0–127, bend, aftertouch, velocity"
+                 + " or key (the input is left out)", region)
+        }
+        if voiceInputs.filter(SFZZoneMapping.isShapedVoiceInput).count + (SFZZoneMapping.bendIsShaped(region) ? 2 : 0)
+            > ShapedControllers.capacity {
+            note("more than \(ShapedControllers.capacity) volume, pan and pitch controllers with a curve, step or"
+                 + " smoothing (the rest left out)", region)
+        }
         let shaped = amplitude.amplitude.controllers + amplitude.velocityTracking.controllers
             + amplitude.width.controllers + amplitude.position.controllers
         if shaped.contains(where: { !SFZZoneMapping.isPlayedController($0) }) {
@@ -91,19 +100,17 @@ struct SFZNotPlayedTally {
         if pitch.velocityTracking.controllers.contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
             note("pitch_veltrack_onccN on an extended controller (the input is left out)", region)
         }
-        if pitch.bendStep > 1 { note("bend_step (the bend moves smoothly)", region) }
-        if pitch.bendSmoothing > 0 { note("bend_smooth (the bend follows the wheel at once)", region) }
-        if !playback.endControllers.isEmpty || !playback.loopStartControllers.isEmpty
-            || !playback.loopEndControllers.isEmpty {
-            note("controller-moved end and loop (end_onccN, loop_start_onccN, loop_end_onccN)", region)
+        if (playback.endControllers + playback.loopStartControllers + playback.loopEndControllers)
+            .contains(where: { !SFZZoneMapping.isPlayedAtNoteOn($0) }) {
+            note("end_onccN, loop_start_onccN, loop_end_onccN on an extended controller (the input is left out)", region)
         }
     }
 
     /// Notes what of the region's v2 LFOs and flex envelopes (and the v1 LFOs played as routed
     /// ones) the voice leaves out.
     private mutating func recordRoutedModulation(_ region: SFZRegion) {
-        let hasFilter = SFZZoneMapping.filterShape(region) != nil
-        let legacy = [region.amplitudeLFO, region.pitchLFO, hasFilter ? region.filterLFO : nil].compactMap { $0 }
+        let stages = SFZZoneMapping.PlayedStages(region)
+        let legacy = [region.amplitudeLFO, region.pitchLFO, stages.filters > 0 ? region.filterLFO : nil].compactMap { $0 }
         if region.lfos.count + legacy.filter(SFZZoneMapping.playsAsRouted).count > RoutedLFOShape.voiceLimit {
             note("more than \(RoutedLFOShape.voiceLimit) lfoN (with the v1 LFOs moved by controllers or aftertouch)"
                  + " (the further ones are left out)", region)
@@ -111,10 +118,14 @@ struct SFZNotPlayedTally {
         var inputs = legacy.flatMap { $0.frequency.controllers + $0.depth.controllers }
         var routes: [SFZModulationRoute] = []
         for lfo in region.lfos {
-            if lfo.steps != nil { note("lfoN_steps, lfoN_stepX (the LFO plays its waves)", region) }
-            if lfo.beats != SFZModulatedValue(0) { note("lfoN_beats (the LFO plays lfoN_freq)", region) }
-            if !lfo.phase.controllers.isEmpty { note("lfoN_phase_onccN", region) }
-            inputs += lfo.frequency.controllers + lfo.delay.controllers + lfo.fade.controllers
+            if (lfo.steps?.count ?? 0) > RoutedLFOShape.stepLimit {
+                note("lfoN_stepX after the \(RoutedLFOShape.stepLimit)th (left out)", region)
+            }
+            if lfo.beats != SFZModulatedValue(0) {
+                note("lfoN_beats (the LFO plays lfoN_freq, as sfizz_render's: sfizz follows the beats only while a"
+                     + " host's transport plays)", region)
+            }
+            inputs += lfo.frequency.controllers + lfo.phase.controllers + lfo.delay.controllers + lfo.fade.controllers
             routes += lfo.routes
         }
         if region.flexEnvelopes.count > FlexEnvelopeShape.voiceLimit {
@@ -127,12 +138,20 @@ struct SFZNotPlayedTally {
             inputs += envelope.points.flatMap { $0.time.controllers + $0.level.controllers }
             routes += envelope.routes
         }
+        var chainRoutes = 0
         for route in routes {
             inputs += route.depth.controllers
-            if SFZZoneMapping.route(route, hasFilter: hasFilter) == nil {
-                note("lfoN_/egN_ targets width, position, filter gains, eqN_*, egN_freq_lfoX, cutoff and resonance"
-                     + " of a second filter or of none the voice plays (left out)", region)
+            if let played = SFZZoneMapping.route(route, stages: stages) {
+                if RoutedModulation.filterChainSlot(played.target) != nil { chainRoutes += 1 }
+            } else if case .lfoFrequency = route.target {
+                note("egN_freq_lfoX (left out)", region)
+            } else {
+                note("lfoN_/egN_ targets on a filter or equaliser band the region does not have (left out)", region)
             }
+        }
+        if chainRoutes > RoutedModulation.filterChainRouteLimit {
+            note("more than \(RoutedModulation.filterChainRouteLimit) lfoN_/egN_ routes to filter gains, the second"
+                 + " filter and the equaliser bands (the further ones are left out)", region)
         }
         noteControllers(inputs, region)
     }

@@ -44,6 +44,14 @@ extension SFZZoneMapping {
             shape.offset = NoteStartValue(0, random: Float(playback.offsetRandom) + 1, controllers: offsetTerms)
         }
         shape.loopRepeats = sampleRepeats(region) ?? playback.loopCount
+        // sfizz's `sampleEnd`, `loopStart`, `loopEnd`: frames added by CC/127 × depth at note-on.
+        func frames(_ inputs: [SFZControllerInput]) -> NoteStartValue? {
+            let terms = terms(inputs)
+            return terms.isEmpty ? nil : NoteStartValue(0, controllers: terms)
+        }
+        shape.end = frames(playback.endControllers)
+        shape.loopStart = frames(playback.loopStartControllers)
+        shape.loopEnd = frames(playback.loopEndControllers)
         let pitch = region.pitch
         let trackingTerms = terms(pitch.velocityTracking.controllers, curves)
         if pitch.velocityTracking.value != 0 || !trackingTerms.isEmpty || pitch.random != 0 {

@@ -14,8 +14,9 @@ extension SFZZoneMapping {
                                    volumeLFO: plain(region.amplitudeLFO), pitchLFO: plain(region.pitchLFO),
                                    filterLFO: filter == nil ? nil : plain(region.filterLFO))
         addFilterStages(region, curves: curves, stream: stream, to: &shaping)
-        shaping.routedLFOs = routedLFOs(region, hasFilter: filter != nil)
-        shaping.flexEnvelopes = flexEnvelopes(region, hasFilter: filter != nil)
+        shaping.controllerModulations += voiceControllerModulations(region, curves: curves)
+        shaping.routedLFOs = routedLFOs(region)
+        shaping.flexEnvelopes = flexEnvelopes(region)
         return shaping.isEmpty ? nil : shaping
     }
 

@@ -3,8 +3,10 @@ import PolyphonSoundFontCore
 /// A voice's SFZ v2 LFO (``RoutedLFOShape``) as sfizz plays it: each wave's phase runs at its
 /// ratio of the LFO's frequency from the LFO's starting phase, the waves are summed as
 /// `offset + scale × wave`, nothing comes out during the delay and the sum fades in linearly
-/// after it. Sample-and-hold takes a new random value (−1…1) each half cycle. After `count`
-/// cycles the LFO stops (sfizz does not implement `lfoN_count`).
+/// after it. Sample-and-hold takes a new random value (−1…1) each half cycle. A step sequence
+/// (`lfoN_stepX`) plays in place of the first wave: step ⌊phase × steps⌋ at its phase, scaled
+/// and offset as it is. After `count` cycles the LFO stops (sfizz does not
+/// implement `lfoN_count`).
 ///
 /// Fixed-size state, read at control points in closed form from the cycles since the delay.
 struct RoutedLFO {
@@ -17,6 +19,9 @@ struct RoutedLFO {
     private var held = SIMD8<Float>(repeating: 0)
     private var heldHalf = SIMD8<Float>(repeating: 0)
     private var random: UInt64 = 1
+    /// Steps of the sequence played in place of the first wave (0: none); their values stay
+    /// in the shape, the one playing (``stepIndex``) passed to ``value(step:)``.
+    private var stepCount = 0
     private var startPhase: Double = 0
     /// Cycles at the LFO's own frequency since the delay ended.
     private var cycles: Double = 0
@@ -28,9 +33,10 @@ struct RoutedLFO {
 
     init() {}
 
-    /// Starts `shape` at `frequency` Hz after `delay` seconds, fading in over `fade` seconds
-    /// (its controllers already added); `seed` picks its random values.
-    init(_ shape: RoutedLFOShape, frequency: Float, delay: Float, fade: Float, rate: Double, seed: UInt64) {
+    /// Starts `shape` at `frequency` Hz from `phase` after `delay` seconds, fading in over
+    /// `fade` seconds (its controllers already added); `seed` picks its random values.
+    init(_ shape: RoutedLFOShape, frequency: Float, phase: Float, delay: Float, fade: Float, rate: Double,
+         seed: UInt64) {
         waveCount = min(shape.waves.count, RoutedLFOShape.waveLimit)
         for i in 0..<waveCount {
             let wave = shape.waves[i]
@@ -39,7 +45,8 @@ struct RoutedLFO {
             ratios[i] = wave.ratio
             scales[i] = wave.scale
         }
-        startPhase = Double(shape.phase) - Double(shape.phase).rounded(.down)
+        stepCount = waveCount > 0 ? min(shape.steps.count, RoutedLFOShape.stepLimit) : 0
+        startPhase = Self.wrapped(phase)
         step = Double(frequency) / rate
         onset = LFOOnset(delay: delay, fade: fade, rate: rate)
         count = Double(max(shape.count, 0))
@@ -56,6 +63,16 @@ struct RoutedLFO {
     /// A change of frequency (its controllers moved), from now on.
     mutating func setFrequency(_ frequency: Float, rate: Double) {
         step = Double(frequency) / rate
+    }
+
+    /// A change of phase offset (`lfoN_phase_onccN` moved), from now on.
+    mutating func setPhase(_ phase: Float) {
+        startPhase = Self.wrapped(phase)
+        holdNewValues()
+    }
+
+    private static func wrapped(_ phase: Float) -> Double {
+        Double(phase) - Double(phase).rounded(.down)
     }
 
     mutating func advance(_ frames: Int) {
@@ -79,11 +96,26 @@ struct RoutedLFO {
         }
     }
 
-    /// The sum of the waves now (0 during the delay and after the last cycle).
-    var value: Float {
+    /// True when it plays a step sequence.
+    var playsSteps: Bool { stepCount > 0 }
+
+    /// The step of the sequence playing now: ⌊phase × steps⌋ of the first wave's phase.
+    var stepIndex: Int {
+        let phase = Double(ratios[0]) * cycles + startPhase
+        return min(max(Int((phase - phase.rounded(.down)) * Double(stepCount)), 0), max(stepCount - 1, 0))
+    }
+
+    /// The sum of the waves now, the first replaced by `step` (the value of step
+    /// ``stepIndex``) when it plays a sequence; 0 during the delay and after the last cycle.
+    func value(step: Float) -> Float {
         guard !onset.isDelaying, count == 0 || cycles < count else { return 0 }
         var sum: Float = 0
-        for i in 0..<waveCount {
+        var first = 0
+        if stepCount > 0 {
+            sum = offsets[0] + scales[0] * step
+            first = 1
+        }
+        for i in first..<waveCount {
             let wave = LFOShape.Wave(rawValue: waves[i]) ?? .triangle
             let y: Float
             if wave == .sampleAndHold {

@@ -17,6 +17,8 @@ struct ShapedAmplitude {
     private(set) var isAudible = true
     private var shape: AmplitudeShape?
     private var stereo: StereoShape?
+    /// True for one side of a stereo sample (placed by its own pan, width and position stages).
+    var isStereo: Bool { stereo != nil }
     /// The amplitude envelope read again when a controller moves (SFZ `ampeg_dynamic`), nil
     /// for every other voice (``Voice/followDynamicEnvelope(_:_:)``).
     private(set) var dynamicEnvelope: VolumeEnvelopeShape?
@@ -73,11 +75,25 @@ struct ShapedAmplitude {
     /// A stereo side's gains into the left and right outputs, `panModulation` (‰) moving its
     /// pan, nil for a mono zone: sfizz's pan, width and position stages.
     func stereoGains(panModulation: Float, _ channel: Channel) -> (left: Float, right: Float)? {
+        guard let placement = stereoPlacement(channel) else { return nil }
+        return stereoGains(panModulation: panModulation, width: placement[0], position: placement[1])
+    }
+
+    /// A stereo side's width and position (fractions) with their controllers on `channel`,
+    /// nil for a mono zone.
+    func stereoPlacement(_ channel: Channel) -> SIMD2<Float>? {
         guard let stereo else { return nil }
         var width = stereo.width, position = stereo.position
-        let pan = stereo.pan + panModulation / 500
         for input in stereo.widthControllers { width += Self.contribution(channel, input) }
         for input in stereo.positionControllers { position += Self.contribution(channel, input) }
+        return SIMD2(width, position)
+    }
+
+    /// A stereo side's gains at `width` and `position` (fractions, ``stereoPlacement(_:)`` with
+    /// any modulation added), nil for a mono zone.
+    func stereoGains(panModulation: Float, width: Float, position: Float) -> (left: Float, right: Float)? {
+        guard let stereo else { return nil }
+        let pan = stereo.pan + panModulation / 500
         // Each stage: a fraction −1…1 read as p = (x + 1)/2, gains cos(p·π/2) and cos((1 − p)·π/2).
         let panned = Self.stage(pan), widened = Self.stage(width), placed = Self.stage(position)
         // Width mixes the sides: left' = l·cos((1 − w)π/2) + r·cos(wπ/2), right' = l·cos(wπ/2) + r·cos((1 − w)π/2).

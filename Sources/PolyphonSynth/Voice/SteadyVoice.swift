@@ -109,6 +109,7 @@ extension Voice {
     private var shapingIsSteady: Bool {
         (!shapedEnvelopes.isActive || shapedEnvelopes.isSteady) && !shapedLFOs.isActive
             && (!shapedFilter.isActive || shapedFilter.isSteady) && !routedModulation.isActive
+            && (!voiceControllers.isActive || voiceControllers.isSteady)
     }
 
     /// Whether the last verdict of steadiness still holds: no event since, and judged with the

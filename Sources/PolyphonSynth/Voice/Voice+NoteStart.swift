@@ -14,13 +14,31 @@ extension Voice {
         func value(_ v: NoteStartValue, _ draw: Float = 0) -> Float {
             v.value(velocity: velocity, draw: draw) { ch.controllers[$0] }
         }
-        if let offset = shape.offset {
-            // Whole frames, as sfizz's integer offsets; the oscillator clamps to the sample. An
-            // SFZ may give any finite depth: bounded so the frame count stays an integer.
-            let frames = Self.bounded(value(offset, draws.offset), 0...2_000_000_000).rounded(.towardZero)
-            generators[Int(GeneratorType.startAddrsOffset.rawValue)] += frames
-            setUpOscillator()
+        // Whole frames, as sfizz's integer positions; the oscillator clamps to the sample. An
+        // SFZ may give any finite depth: bounded so the frame count stays an integer.
+        func frames(_ v: NoteStartValue, _ draw: Float = 0, _ range: ClosedRange<Float>) -> Float {
+            Self.bounded(value(v, draw), range).rounded(.towardZero)
         }
+        var moved = false
+        if let offset = shape.offset {
+            generators[Int(GeneratorType.startAddrsOffset.rawValue)] += frames(offset, draws.offset, 0...2_000_000_000)
+            moved = true
+        }
+        // sfizz clamps the end to the region's own (it only comes earlier), the loop's ends
+        // within the sample; a billion frames keep the sums within a 32-bit Int (wasm32).
+        if let end = shape.end {
+            generators[Int(GeneratorType.endAddrsOffset.rawValue)] += frames(end, 0, -1e9...0)
+            moved = true
+        }
+        if let loopStart = shape.loopStart {
+            generators[Int(GeneratorType.startloopAddrsOffset.rawValue)] += frames(loopStart, 0, -1e9...1e9)
+            moved = true
+        }
+        if let loopEnd = shape.loopEnd {
+            generators[Int(GeneratorType.endloopAddrsOffset.rawValue)] += frames(loopEnd, 0, -1e9...1e9)
+            moved = true
+        }
+        if moved { setUpOscillator() }
         if let repeats = shape.loopRepeats { oscillator.loopsLeft = max(repeats, 0) }
         if let pitch = shape.pitch {
             movePitch(by: pitch.cents(velocity: velocity, draw: draws.pitch) { ch.controllers[$0] }, channel: ch,

@@ -9,9 +9,9 @@ extension Voice {
         var output = routedModulation.ahead(period)
         // The period plays one pitch: the one at its middle follows a moving pitch best (the
         // gain and the filter glide to where the period ends).
-        if routedModulation.movesPitch { output.pitch = routedModulation.ahead(period / 2).pitch }
+        if routedModulation.movesPitch { output.pitch = routedModulation.pitch(ahead: period / 2) }
         if routedModulation.movesPan {
-            routedModulation.lastPan = output.pan
+            routedModulation.lastPlacement = SIMD4(output.pan, output.width, output.position, 0)
             applyRoutedPan()
         }
         if output.ended { control.endsAfterPeriod = true }
@@ -19,11 +19,25 @@ extension Voice {
     }
 
     /// The pan gains with the routed pan (percent, as SF2's ‰) on top of the zone's and its
-    /// modulators' — set again after a channel change recomputed them without it.
+    /// modulators' — set again after a channel change recomputed them without it. A stereo
+    /// side goes through sfizz's pan, width and position stages with the routed width and
+    /// position added; a mono zone has no width or position, as in sfizz.
     mutating func applyRoutedPan() {
-        let pan = Units.panGains(total(.pan) + routedModulation.lastPan * 5)
+        let routed = routedModulation.lastPlacement
+        let placement = routedModulation.stereoPlacement
+        let pan = shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)] + routed[0] * 5
+                                                  + voiceControllers.panPermille,
+                                              width: placement[0] + routed[1] / 100,
+                                              position: placement[1] + routed[2] / 100)
+            ?? Units.panGains(total(.pan) + routed[0] * 5 + voiceControllers.panPermille)
         sound.panLeft = pan.left
         sound.panRight = pan.right
+    }
+
+    /// Reads a stereo side's width and position with their controllers on `ch`, which the
+    /// routed ones are added to (at note-on and when the channel changes).
+    mutating func followStereoPlacement(_ ch: Channel) {
+        routedModulation.stereoPlacement = shapedAmplitude.stereoPlacement(ch) ?? SIMD2(repeating: 0)
     }
 
     /// Releases the flex envelopes. With one as the amplitude envelope the SF2 volume

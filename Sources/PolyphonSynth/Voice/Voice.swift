@@ -127,6 +127,9 @@ struct Voice {
     var routedModulation = RoutedModulation()
     /// The level's tracking, crossfades and stereo placement of SFZ regions (``ShapedAmplitude``).
     var shapedAmplitude = ShapedAmplitude()
+    /// Controllers moving its volume, pan and pitch through curves, steps and smoothing, and a
+    /// stepped or smoothed bend (``ShapedVoiceControllers``).
+    var voiceControllers = ShapedVoiceControllers()
 
     // MARK: - Life cycle
 
@@ -156,9 +159,11 @@ struct Voice {
             shapedLFOs.start(region.shaping, rate: context.outputRate)
             routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
             shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
+            voiceControllers.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
+            if routedModulation.isActive && routedModulation.movesPan { followStereoPlacement(ch) }
         }
         isShaped = region.shaping != nil
-        sound.pansWithinChunk = isShaped && routedModulation.movesPan
+        sound.pansWithinChunk = isShaped && (routedModulation.movesPan || voiceControllers.smoothsPan)
 
         setUpOscillator()
         sound.keyPitch = keyPitch(on: ch)
@@ -256,6 +261,10 @@ struct Voice {
     /// A controller, pitch wheel, pressure or NRPN changed on the voice's channel.
     mutating func channelChanged(_ ch: Channel, _ context: RenderContext) {
         guard isActive else { return }
+        if isShaped && voiceControllers.isActive {
+            voiceControllers.channelChanged(ch, key: note.key, velocity: note.velocity,
+                                            framesSincePoint: control.framesSinceUpdate)
+        }
         updateModulation(ch, context)
         updateParameters(ch, context)
         if isShaped {
@@ -263,7 +272,10 @@ struct Voice {
             if shapedFilter.isActive { shapedFilter.channelChanged(ch, key: note.key, velocity: note.velocity) }
             if routedModulation.isActive {
                 routedModulation.channelChanged(ch)
-                if routedModulation.movesPan { applyRoutedPan() }
+                if routedModulation.movesPan {
+                    followStereoPlacement(ch)
+                    applyRoutedPan()
+                }
             }
         }
         restartControlPeriod()
@@ -366,16 +378,18 @@ struct Voice {
         let shaped = isShaped && shapedEnvelopes.isActive ? shapedEnvelopes.ahead(period) : (pitch: 0, cutoff: 0)
         let lfos = isShaped && shapedLFOs.isActive ? shapedLFOs.ahead(period) : (volume: 0, pitch: 0, cutoff: 0)
         let routed = isShaped && routedModulation.isActive ? routedPoint(period) : RoutedModulation.Output()
+        let controlled = isShaped && voiceControllers.isActive ? controlledPoint(period) : (volume: 0, pan: 0, pitch: 0)
         let pitchStep = pitchStep(modLfo: modLfo, modEnv: modEnv, vibLfo: vibLfo,
-                                  extraCents: shaped.pitch + lfos.pitch + routed.pitch, wholeCents: context.wholeCentPitch)
+                                  extraCents: shaped.pitch + lfos.pitch + routed.pitch + controlled.pitch,
+                                  wholeCents: context.wholeCentPitch)
         if isShaped && shapedFilter.isActive {
             aimShapedFilter(modLfo: modLfo, modEnv: modEnv, extraCents: shaped.cutoff + lfos.cutoff + routed.cutoff,
-                            extraResonance: routed.resonance, context: context)
+                            extraResonance: routed.resonance, chain: routed.filterChain, context: context)
         }
         let filter = sound.filterActive
             ? filterTarget(modLfo: modLfo, modEnv: modEnv, elapsed: elapsed, context: context) : .off
         // Gain at the end of the period, reached by a linear ramp.
-        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume + routed.volume,
+        let target = gainAtEndOfPeriod(continued: continued, extraDecibels: lfos.volume + routed.volume + controlled.volume,
                                        context: context) * routed.amplitude
         let now = ramp.current
         return ControlPoint(pitchStep: pitchStep, filter: filter, gainTarget: target,
@@ -432,6 +446,7 @@ struct Voice {
         if shapedEnvelopes.isActive { shapedEnvelopes.advance(elapsed) }
         if shapedLFOs.isActive { shapedLFOs.advance(elapsed) }
         if routedModulation.isActive { routedModulation.advance(elapsed) }
+        if voiceControllers.isActive { voiceControllers.advance(elapsed) }
     }
 
     /// The modulation LFO, modulation envelope and vibrato LFO where the coming period ends —
@@ -502,12 +517,13 @@ struct Voice {
     /// aimed at `initialFilterQ` (centibels) and `extraResonance` dB.
     @inline(__always)
     private mutating func aimShapedFilter(modLfo: Float, modEnv: Float, extraCents: Float, extraResonance: Float,
-                                          context: RenderContext) {
+                                          chain: SIMD16<Float>, context: RenderContext) {
         let cents = shapedFilter.baseCents + modulation[Int(GeneratorType.initialFilterFc.rawValue)]
             + modLfo * sound.modLfoToFilter + modEnv * sound.modEnvToFilter + extraCents
         let resonance = shapedFilter.baseResonance + modulation[Int(GeneratorType.initialFilterQ.rawValue)] / 10
             + extraResonance
-        shapedFilter.aim(cents: cents, resonance: resonance, outputRate: context.outputRate, frames: Voice.controlPeriod)
+        shapedFilter.aim(cents: cents, resonance: resonance, modulation: chain, outputRate: context.outputRate,
+                         frames: Voice.controlPeriod)
     }
 
     /// The filter's cutoff now: a changed one glides over the period (the first one sets the

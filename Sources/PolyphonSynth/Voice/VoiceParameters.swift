@@ -173,9 +173,12 @@ extension Voice {
             || sound.modLfoToFilter != 0 || sound.modEnvToFilter != 0)
         if sound.filterActive && !wasActive { filter.reset() }
 
+        // An SFZ voice's pan controllers (``ShapedVoiceControllers``) add theirs, 0 for SF2.
+        let controlledPan = isShaped ? voiceControllers.panPermille : 0
         let shapedPan = isShaped
-            ? shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)], ch) : nil
-        let pan = shapedPan ?? Units.panGains(total(.pan))
+            ? shapedAmplitude.stereoGains(panModulation: modulation[Int(GeneratorType.pan.rawValue)] + controlledPan, ch)
+            : nil
+        let pan = shapedPan ?? Units.panGains(total(.pan) + controlledPan)
         sound.panLeft = pan.left
         sound.panRight = pan.right
         sound.reverbSend = total(.reverbEffectsSend) / 1000
