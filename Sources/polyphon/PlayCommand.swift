@@ -52,13 +52,14 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         let songs = try files.map { path -> (String, Song) in
             let file = try MIDIFile(contentsOfFile: path)
-            for warning in file.warnings { note("polyphon: \(path): warning: \(warning)") }
             try duration.check(file, path: path)
             if loops != nil, file.loop == nil {
                 let reasons = file.findLoop().warnings.map(\.description)
                 throw ValidationError("\(path): --loops needs a loop, and the file marks none (controller 111, loopStart/loopEnd markers or EMIDI controllers 116/117)"
                                       + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
             }
+            // What the reader repaired, once the file is known to play (a refusal is one line).
+            for warning in file.warnings { note("polyphon: \(path): warning: \(warning)") }
             return (path, Song(midiFile: file))
         }
         let (soundBank, _) = try synthesis.bank.load(quiet: false)

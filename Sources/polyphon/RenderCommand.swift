@@ -103,7 +103,6 @@ struct RenderCommand: ParsableCommand {
 
         for input in inputs {
             var midi = try MIDIFile(contentsOfFile: input)
-            for warning in midi.warnings { note("polyphon: \(input): warning: \(warning)") }
             if alignToFluidsynth {
                 do { midi = try midi.alignedToFluidSynthDispatch(sampleRate: Int(rate)) } catch {
                     throw CLIError("\(input): --align-to-fluidsynth: \(error)")
@@ -111,6 +110,8 @@ struct RenderCommand: ParsableCommand {
             }
             try render.duration.check(midi, path: input, leadIn: leadIn)
             try loop.checkLoop(of: midi, path: input)
+            // What the reader repaired, once the file is known to render (a refusal is one line).
+            for warning in midi.warnings { note("polyphon: \(input): warning: \(warning)") }
             let (path, fileFormat) = try destination(for: input)
             if let stems {
                 let (analysis, trimmed) = try renderStems(renderer, midi, mode: stems, path: path, format: fileFormat)
