@@ -36,7 +36,7 @@ public struct BatchReportEntry: Codable, Sendable, Hashable {
     public var maxVoices: Int?
     /// What the MIDI reader repaired to play the file (cut short, wrong track lengths, a track
     /// count the file does not hold…), each naming the track and byte offset
-    /// (``MIDIFileWarning``); left out when it read cleanly.
+    /// (`MIDIFileWarning` of PolyphonMIDI); left out when it read cleanly.
     public var warnings: [String]?
 
     /// An entry with the given fields; the others are left out.
