@@ -68,12 +68,15 @@ public struct WebAssemblyKit: Sendable {
     }
 
     /// Whether the module is missing or older than any source it is built from, or than the
-    /// build script (which holds the list of functions the module exports).
+    /// build scripts (build-wasm.sh holds the list of functions the module exports; it compiles
+    /// the core through build-embedded-core.sh, which holds the compiler flags).
     public var isStale: Bool {
         let fm = FileManager.default
         guard let built = (try? fm.attributesOfItem(atPath: modulePath))?[.modificationDate] as? Date else { return true }
-        let script = (try? fm.attributesOfItem(atPath: packageRoot + "/Scripts/build-wasm.sh"))?[.modificationDate] as? Date
-        if let script, script > built { return true }
+        for script in ["build-wasm.sh", "build-embedded-core.sh"] {
+            let date = (try? fm.attributesOfItem(atPath: packageRoot + "/Scripts/" + script))?[.modificationDate] as? Date
+            if let date, date > built { return true }
+        }
         for folder in Self.sourceFolders {
             guard let files = fm.enumerator(atPath: packageRoot + "/" + folder) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") || file.hasSuffix(".c") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {
