@@ -18,6 +18,20 @@ struct Biquad: Equatable {
         (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
     }
 
+    /// The state below which ``flushVanishingState()`` sets it to zero: far below anything a
+    /// `Float` sample leaves (the smallest is 1.4e-45), so flushing never changes an output bit
+    /// while samples sound, yet far above the subnormals (below 2.2e-308).
+    static let vanishing = 1e-200
+
+    /// After long silence the state decays into subnormal numbers and stays there (rounding
+    /// holds it in a small cycle instead of reaching zero), and every operation on a subnormal
+    /// costs some hundred times a normal one: the loudness meter of a render with gaps ran
+    /// several times slower than its arithmetic. Zero state stays zero in silence.
+    @inline(__always)
+    mutating func flushVanishingState() {
+        if abs(s1) < Self.vanishing && abs(s2) < Self.vanishing { (s1, s2) = (0, 0) }
+    }
+
     @inline(__always)
     mutating func process(_ x: Double) -> Double {
         let y = b0 * x + s1
@@ -79,6 +93,12 @@ struct KWeightingFilter: Equatable {
     @inline(__always)
     mutating func process(_ x: Double) -> Double {
         highPass.process(shelf.process(x))
+    }
+
+    /// Zeroes each stage's state once it has decayed to nothing (``Biquad/flushVanishingState()``).
+    mutating func flushVanishingState() {
+        shelf.flushVanishingState()
+        highPass.flushVanishingState()
     }
 
     /// Stage 1: high shelf, centre 1681.97 Hz, gain +3.9998 dB, Q 0.7072.

@@ -27,7 +27,7 @@ public struct LoudnessMeter: Sendable {
     /// the surrounds, 0 for LFE).
     public let channelWeights: [Double]
 
-    private var filters: [KWeightingFilter]
+    private(set) var filters: [KWeightingFilter]
     private var channelEnergy: [Double]
     private let subBlockLength: Int
     private var subBlockFill = 0
@@ -185,6 +185,8 @@ public struct LoudnessMeter: Sendable {
         for channel in 0..<channelCount {
             weighted += channelWeights[channel] * channelEnergy[channel]
             channelEnergy[channel] = 0
+            // Every 100 ms, whatever the blocks fed, so the block size still changes no bit.
+            filters[channel].flushVanishingState()
         }
         subBlockFill = 0
         recentSubBlocks = (recentSubBlocks.1, recentSubBlocks.2, recentSubBlocks.3, weighted)

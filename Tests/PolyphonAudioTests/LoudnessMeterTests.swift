@@ -212,6 +212,45 @@ import Testing
         #expect(abs(meter.integratedLoudness - expected) < 1e-9, "\(meter.integratedLoudness) vs \(expected)")
     }
 
+    /// Silence decays the K-weighting's state towards subnormal numbers, where rounding holds
+    /// it in a small cycle short of zero and every operation costs some hundred times more
+    /// (the meter of a song with gaps ran at a third of its speed). The meter zeroes state that
+    /// has decayed to nothing at a 100 ms boundary; the plain reference never does, and every
+    /// 400 ms block after the silence still reads bit for bit the same.
+    @Test(arguments: [1, 2])
+    func silenceLeavesTheFiltersAtZero(channelCount: Int) {
+        let sampleRate = 44_100.0
+        let sound = tone([(-14, 1)], frequency: 440, sampleRate: sampleRate)
+        let silence = [Float](repeating: 0, count: Int(6 * sampleRate))
+        var reference = ReferenceMeter(sampleRate: sampleRate, channelCount: channelCount)
+        var meter = LoudnessMeter(sampleRate: sampleRate, channelCount: channelCount)
+        var compared = 0
+        for (index, part) in [sound, silence, sound].enumerated() {
+            var start = 0
+            while start < part.count {
+                let count = min(441, part.count - start)
+                let block = Array(part[start..<(start + count)])
+                meter.process(planar: Array(repeating: block, count: channelCount))
+                for sample in block { reference.feed(Array(repeating: sample, count: channelCount)) }
+                if reference.fill == 0 && reference.subBlocks.count >= 4 {
+                    #expect(meter.momentaryLoudness == ReferenceMeter.loudness(reference.blocks.last!))
+                    compared += 1
+                }
+                start += count
+            }
+            if index == 1 {
+                for filter in meter.filters {
+                    #expect(filter.shelf.s1 == 0 && filter.shelf.s2 == 0)
+                    #expect(filter.highPass.s1 == 0 && filter.highPass.s2 == 0)
+                }
+                // The reference's high-pass is still cycling short of zero.
+                #expect(reference.highPass[0].s1 != 0)
+            }
+        }
+        #expect(compared >= 70)
+        #expect(abs(meter.integratedLoudness - reference.integrated) < 1e-9)
+    }
+
     /// The eight-lane peak scan the renderers use against a plain loop, at every length around
     /// the lane count, with NaN (skipped), infinities and a floor.
     @Test func largestMagnitudeMatchesAPlainScan() {
