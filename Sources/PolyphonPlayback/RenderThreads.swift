@@ -133,16 +133,18 @@ public final class RenderThreads: RenderThreadPool, @unchecked Sendable {
     final class Worker {
         let shared: Shared
         let number: Int
-        /// Checks for a new job before going to sleep: a few tens of microseconds, about the gap
-        /// between a chunk's steps…
-        static let spins = 20_000
+        /// Checks for a new job before yielding: a moment only, since a worker that spins holds a
+        /// core that the file writer or another process may need (on two cores, a render with
+        /// two threads and a writer has three threads to run)…
+        static let spins = 100
         /// …then checks between yields of the processor to any other thread that waits for it,
-        /// for some hundreds of microseconds more: a song's chunk takes about 60 µs, and a chunk
-        /// or two kept on the render thread (too few voices) or its events must not put the
-        /// workers to sleep, as waking one costs the render thread a system call and the worker
-        /// tens of microseconds, by which time the render thread has taken the round's tasks
-        /// itself. Yielding leaves the processor to other work meanwhile, where a spin would hold it.
-        static let yieldingSpins = 300
+        /// for a millisecond or two: a song's chunk takes about 60 µs, and a few chunks kept on
+        /// the render thread (too few voices) or its events must not put the workers to sleep,
+        /// as waking one costs the render thread a system call and the worker tens of
+        /// microseconds, by which time the render thread has taken the round's tasks itself. A
+        /// yield returns at once when nothing else waits, so an idle worker still answers within
+        /// a microsecond or so, and it leaves the core to whatever does wait.
+        static let yieldingSpins = 2_000
 
         init(shared: Shared, number: Int) {
             self.shared = shared

@@ -101,15 +101,18 @@ import PolyphonSoundFont
         _ = s.renderSeconds(0.5, block: 1024)
         // The only tasks: the reverb and the chorus, side by side.
         #expect(s.threadedRounds == 0 && pool.tasksRun == 2 * s.effectChunksOnThreads)
-        // 15 voices of 1024 frames: work enough by voice frames, too few voices to win.
-        for key in UInt8(40)..<UInt8(54) { s.startNote(key, withVelocity: 90, onChannel: 0) }
+        // One voice fewer than a threaded round needs, 1024 frames each: work enough by voice
+        // frames, too few voices to win.
+        let enough = VoiceRenderer.minimumThreadedVoices
+        for k in 0..<(enough - 2) { s.startNote(UInt8(20 + k), withVelocity: 90, onChannel: 0) }
         _ = s.renderSeconds(0.5, block: 1024)
-        #expect(s.activeVoiceCount == 15 && s.threadedRounds == 0 && pool.tasksRun == 2 * s.effectChunksOnThreads)
-        // 16 voices: enough voices, but 256-frame blocks hold too few voice frames.
-        s.startNote(54, withVelocity: 90, onChannel: 0)
-        _ = s.renderSeconds(0.5, block: 256)
-        #expect(s.activeVoiceCount == 16 && s.threadedRounds == 0)
-        _ = s.renderSeconds(0.5, block: 512)
+        #expect(s.activeVoiceCount == enough - 1 && s.threadedRounds == 0 && pool.tasksRun == 2 * s.effectChunksOnThreads)
+        // Enough voices, but blocks too short to hold enough voice frames.
+        s.startNote(UInt8(20 + enough - 2), withVelocity: 90, onChannel: 0)
+        let short = VoiceRenderer.minimumThreadedWork / enough / 2
+        _ = s.renderSeconds(0.5, block: short)
+        #expect(s.activeVoiceCount == enough && s.threadedRounds == 0)
+        _ = s.renderSeconds(0.5, block: 2 * short)
         #expect(s.threadedRounds > 0)
     }
 }

@@ -34,11 +34,11 @@ final class VoiceRenderer {
     static let threadedWindow = 128
     /// The least a round must hold to be spread over threads, in voices and in voice frames:
     /// below either, handing tasks to other threads and waiting for them costs more than it
-    /// saves. 16 voices of 512 frames are some 15 µs of work, against a hand-off of a few µs
-    /// to a worker that is awake; a song keeps a third of its voice frames in rounds of 16–31
-    /// voices, which a threshold of 32 left on one thread (`PolyphonBenchmark --thread-profile`,
-    /// `--thread-sweep`, Documentation/threads.md).
-    static let minimumThreadedVoices = 16
+    /// saves. On free cores, a long song rendered fastest with 32 voices of all the thresholds
+    /// tried (32, 16, 8, 4 voices: `PolyphonBenchmark --thread-sweep`, Documentation/threads.md),
+    /// although rounds of 16–31 voices hold a third of its voice frames
+    /// (`PolyphonBenchmark --thread-profile`).
+    static let minimumThreadedVoices = 32
     static let minimumThreadedWork = 8 * 1024
 
     /// How a voice of the round goes into the mix.
