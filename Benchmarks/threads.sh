@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One song on every core: `polyphon render --threads 1` against `--threads 2` and FluidSynth on
 # the same files, in one run, best of REPEAT with the contenders interleaved (machine noise only
-# ever adds time): a long song with effects off and on, then held voices (64, 256 and 1024), then
+# ever adds time): a long song with effects off and on, the ceiling (the song rendered twice at
+# once by two single-thread processes against once alone), then held voices (64, 256 and 1024), then
 # the most voices `polyphon synth` sustains in real time at 10 ms latency through a private
 # PulseAudio null sink (none lost, none late: no underrun in LIVE_SECONDS). Prints Markdown
 # tables for Documentation/threads.md.
@@ -10,6 +11,7 @@
 #   SONG=… BANK=… THREADS="1 2" LIVE_SECONDS=8 BEFORE=path/to/older/polyphon Benchmarks/threads.sh
 #   FLUID_CORES=0 HELD="256" LIVE=0 Benchmarks/threads.sh 3  # a shorter run: without FluidSynth's
 #                                                      # own threads, one held count, no live test
+#   CEILING=0 …                                        # without the ceiling (two renders at once)
 #
 # BEFORE names a polyphon built from an earlier commit: it renders the song too, with the most
 # threads listed, and its live figure is measured (it takes no --threads there). Needs fluidsynth, fluid-soundfont-gm, planetblupi-music-midi, pulseaudio (Debian).
@@ -110,6 +112,21 @@ for effects in off on; do
     fi
     report "$(basename "$song") (${song_audio%.*} s), effects $effects" "$song_audio" "$(race names commands)"
 done
+
+# The ceiling: what the machine's cores give work that shares nothing — the song rendered twice
+# at once by two single-thread processes, against once alone. No split of one render over two
+# threads can beat this throughput; on a virtual machine it is often well below 2×.
+if [[ "${CEILING:-1}" != 0 ]]; then
+    one="$polyphon render '$song' -s '$bank' -q --threads 1 --no-reverb --no-chorus"
+    names=("alone" "two at once")
+    commands=("$one -o '$work/p.wav'" "( $one -o '$work/p.wav' & $one -o '$work/q.wav'; wait )")
+    ceiling=$(race names commands)
+    alone=$(echo "$ceiling" | awk '$1=="alone" {print $NF}')
+    both=$(echo "$ceiling" | awk '$1=="two" {print $NF}')
+    printf '| %s, effects off | two renders at once, --threads 1 each | %.2f s | %s | %.2f× throughput (the ceiling) | |\n' \
+        "$(basename "$song") (${song_audio%.*} s)" "$both" "$(printf '%.0f×' "$(echo "2 * $song_audio / $both" | bc -l)")" \
+        "$(echo "2 * $alone / $both" | bc -l)"
+fi
 
 # Held string notes (two voices each in FluidR3_GM) on every channel but the drums, so the
 # voice count is what the notes ask for: 20 s held, then released.

@@ -11,7 +11,12 @@ import PolyphonSoundFont
 /// stay on the render thread (and why), and the render thread's CPU time in each part of a
 /// chunk. The parts that stay serial bound the speed-up (Amdahl): printed for 2, 4 and 16
 /// threads. The CPU clock counts only this thread's time, so a loaded machine leaves the
-/// figures as they are. A render without the profile gives its cost.
+/// figures as they are. A render without the profile gives its cost. With `--real-threads` the
+/// profiled render runs on a real pool of two threads instead: the threaded steps then show what
+/// they cost the render thread (its share of the tasks and its wait for the other's), to set
+/// beside the inline figures and the machine's ceiling (``ThreadCeiling``); Amdahl's line then
+/// means nothing. `--threshold V` profiles rounds of at least V voices on the threads (and 8192
+/// voice frames, or none below 8 voices) instead of the engine's threshold.
 enum ThreadProfile {
     /// Two threads on paper, one in fact: tasks run in order on the caller.
     final class InlinePool: RenderThreadPool {
@@ -27,7 +32,8 @@ enum ThreadProfile {
         return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
-    static func run(bank: SoundFont, song: String, effects: Bool, repeats: Int) throws {
+    static func run(bank: SoundFont, song: String, effects: Bool, repeats: Int, realThreads: Bool = false,
+                    threshold: (voices: Int, voiceFrames: Int)? = nil) throws {
         let midi = try MIDIFile(contentsOf: URL(fileURLWithPath: song))
         var options = RenderOptions()
         options.synthesizer.reverbEnabled = effects
@@ -43,9 +49,12 @@ enum ThreadProfile {
             plainCPU = min(plainCPU, threadCPUNanoseconds() - t0)
 
             let profiled = OfflineRenderer(soundBank: bank, options: options)
-            profiled.threadPool = InlinePool()
+            profiled.threadPool = realThreads ? RenderThreads(count: 2) : InlinePool()
             let p = RenderProfile(clock: threadCPUNanoseconds)
-            profiled.prepareSynthesizer = { $0.renderProfile = p }
+            profiled.prepareSynthesizer = {
+                $0.renderProfile = p
+                if let threshold { $0.threadedRoundMinimum = threshold }
+            }
             t0 = threadCPUNanoseconds()
             try profiled.render(midi, into: { _, _, _ in })
             let cpu = threadCPUNanoseconds() - t0
@@ -53,7 +62,9 @@ enum ThreadProfile {
         }
         guard let p = profile else { return }
         print("\(URL(fileURLWithPath: song).lastPathComponent), \(String(format: "%.0f", audio)) s, effects \(effects ? "on" : "off"), "
-              + "best of \(repeats) by CPU time (render thread), a round's shape as with 2 threads")
+              + "best of \(repeats) by CPU time (render thread), "
+              + (realThreads ? "on 2 real threads (the render thread's share of the threaded steps, its waits included)"
+                             : "a round's shape as with 2 threads"))
         print(String(format: "chunks %d, %.0f frames on average", p.chunks, Double(p.chunkFrames) / Double(max(1, p.chunks))))
         let voiceFrames = Double(p.threadedVoiceFrames + p.serialVoiceFrames)
         func share(_ x: Int) -> String { String(format: "%5.1f %%", 100 * Double(x) / max(1, voiceFrames)) }
@@ -88,6 +99,12 @@ enum ThreadProfile {
                   + " | \(parallel ? "yes" : "no") |")
         }
         print(String(format: "| whole render | %.2f | 100 %% | |", Double(profiledCPU) / 1e9))
+        print(String(format: "tasks of the threaded rounds, CPU summed over the threads that ran them: %.2f s",
+                     Double(p.threadedTaskTime) / 1e9))
+        if realThreads {
+            print(String(format: "the same render inline on one thread: %.2f s CPU", Double(plainCPU) / 1e9))
+            return
+        }
         let voices = Double(p.threadedRenderTime + p.threadedMixTime), effectUnits = Double(p.parallelEffectsTime)
         let total = Double(profiledCPU), serial = total - voices - effectUnits
         // One bus: the reverb and the chorus, two tasks at most.
@@ -139,5 +156,52 @@ enum ThreadSweep {
             let name = threshold.map { "\($0.voices), \($0.voiceFrames)" } ?? "–"
             print("| \(threshold == nil ? 1 : 2) | \(name) | " + String(format: "%.2f | %.2f× |", best[i], best[0] / best[i]))
         }
+    }
+}
+
+/// `--thread-ceiling --song FILE [--effects] [--repeat N]`: what this machine's cores give work
+/// that shares nothing — the song rendered (engine only) alone, then twice at once on two
+/// threads of its own, each with its own synthesizer. Two renders in the time of one would be
+/// 2×; shared caches, memory bandwidth, the hypervisor and the clock falling as more cores are
+/// busy take their share. No split of one song over two threads can beat this ratio.
+enum ThreadCeiling {
+    /// Each thread's time, in a property of its own (no two threads touch the same one).
+    final class Result: @unchecked Sendable { var first = 0.0, second = 0.0 }
+
+    static func run(bank: SoundFont, song: String, effects: Bool, repeats: Int) throws {
+        let midi = try MIDIFile(contentsOf: URL(fileURLWithPath: song))
+        var options = RenderOptions()
+        options.synthesizer.reverbEnabled = effects
+        options.synthesizer.chorusEnabled = effects
+        var alone = Double.infinity, together = Double.infinity, slowest = 0.0
+        var audio = 0.0
+        for _ in 0..<repeats {
+            let t0 = now()
+            audio = try OfflineRenderer(soundBank: bank, options: options).render(midi, into: { _, _, _ in }).duration
+            alone = min(alone, now() - t0)
+            let result = Result()
+            let group = DispatchGroup()
+            let t1 = now()
+            let shared = options
+            for i in 0..<2 {
+                let thread = Thread {
+                    let start = now()
+                    _ = try? OfflineRenderer(soundBank: bank, options: shared).render(midi, into: { _, _, _ in })
+                    if i == 0 { result.first = now() - start } else { result.second = now() - start }
+                    group.leave()
+                }
+                group.enter()
+                thread.stackSize = 1 << 22
+                thread.start()
+            }
+            group.wait()
+            let both = now() - t1
+            if both < together { together = both; slowest = max(result.first, result.second) }
+        }
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        print("\(URL(fileURLWithPath: song).lastPathComponent), \(String(format: "%.0f", audio)) s, effects \(effects ? "on" : "off"), "
+              + "engine only, best of \(repeats), load after: \(load)")
+        print(String(format: "one render alone: %.2f s; two at once: %.2f s (the slower); throughput %.2f× one core's",
+                     alone, max(together, slowest), 2 * alone / max(together, slowest)))
     }
 }

@@ -14,9 +14,11 @@
 // FluidSynth's event timing; --exact-timing renders with Polyphon's own sample-accurate timing
 // and exact pitch (its defaults) instead.
 // --thread-threshold: where spreading voices over two threads starts to pay (ThreadThreshold.swift).
-// --thread-profile --song FILE [--effects]: where one song's render time goes, and how much of it
-// the threads share; --thread-sweep: the song on one thread and on two under several round
-// thresholds (ThreadProfile.swift).
+// --thread-profile --song FILE [--effects] [--real-threads] [--threshold V]: where one song's
+// render time goes, and how much of it the threads share (--real-threads: timed on two real
+// threads); --thread-sweep: the song on one thread and on two under several round thresholds;
+// --thread-ceiling: the song rendered twice at once on two threads against once alone, what the
+// machine's cores give work that shares nothing (ThreadProfile.swift).
 // --picture-cost: only what a render picture adds per minute of audio, on the songs
 // (PictureCost.swift).
 // --web DIR --song FILE.mid: only the native figures Benchmarks/wasm.sh compares the
@@ -42,6 +44,9 @@ struct Arguments {
     var threadThreshold = false
     var threadProfile = false
     var threadSweep = false
+    var threadCeiling = false
+    var realThreads = false
+    var threshold: Int?
     var pictureCost = false
     var webSong = "/usr/share/planetblupi/music/music004.mid"
     var songGiven = false
@@ -61,6 +66,9 @@ struct Arguments {
             case "--thread-threshold": threadThreshold = true
             case "--thread-profile": threadProfile = true
             case "--thread-sweep": threadSweep = true
+            case "--thread-ceiling": threadCeiling = true
+            case "--real-threads": realThreads = true
+            case "--threshold": threshold = Int(it.next() ?? "")
             case "--picture-cost": pictureCost = true
             case "--song": webSong = it.next() ?? webSong; songGiven = true
             default: FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
@@ -128,10 +136,14 @@ if args.threadThreshold {
     try ThreadThreshold.run(bank: bank, repeats: args.repeats)
     exit(0)
 }
-if args.threadProfile || args.threadSweep {
+if args.threadProfile || args.threadSweep || args.threadCeiling {
     let song = args.songGiven ? args.webSong : "/usr/share/planetblupi/music/music001.mid"
-    if args.threadProfile { try ThreadProfile.run(bank: bank, song: song, effects: args.effects, repeats: args.repeats) }
+    if args.threadProfile {
+        try ThreadProfile.run(bank: bank, song: song, effects: args.effects, repeats: args.repeats,
+                              realThreads: args.realThreads, threshold: args.threshold.map { ($0, $0 < 8 ? 0 : 8192) })
+    }
     if args.threadSweep { try ThreadSweep.run(bank: bank, song: song, effects: args.effects, repeats: args.repeats) }
+    if args.threadCeiling { try ThreadCeiling.run(bank: bank, song: song, effects: args.effects, repeats: args.repeats) }
     exit(0)
 }
 if let dir = args.web {

@@ -44,6 +44,10 @@
     /// …the same in rounds kept on the render thread…
     public internal(set) var serialRenderTime: UInt64 = 0
     public internal(set) var serialMixTime: UInt64 = 0
+    /// The tasks of those rounds (both steps), timed on whichever thread ran them and summed over
+    /// the threads: beside the two times above (the render thread's, its waits included), what
+    /// the same work costs when several threads share it (their caches, the cores' clock).
+    public internal(set) var threadedTaskTime: UInt64 = 0
     /// …between the two steps of a round: routing voices into shared filters, the meter…
     public internal(set) var routeTime: UInt64 = 0
     /// …running the shared filters at a chunk's end…

@@ -227,6 +227,10 @@ final class VoiceRenderer {
 
     private func record(_ profile: RenderProfile, threaded: Bool, _ t0: UInt64, _ t1: UInt64, _ t2: UInt64) {
         let t3 = profile.clock()
+        for lane in lanes {
+            if threaded { profile.threadedTaskTime &+= lane.taskTime }
+            lane.taskTime = 0
+        }
         profile.countRound(voices: roundCount, frames: count, threaded: threaded, minimumVoices: minimumVoices)
         profile.routeTime &+= t2 &- t1
         if threaded {
@@ -432,6 +436,18 @@ final class VoiceRenderer {
 
 extension VoiceRenderer: ParallelRenderWork {
     func performTask(_ index: Int, thread: Int) {
+        if let profile {
+            // Timed on the thread that runs it (profiled renders only).
+            let t0 = profile.clock()
+            performUntimedTask(index, thread: thread)
+            lanes[thread].taskTime &+= profile.clock() &- t0
+        } else {
+            performUntimedTask(index, thread: thread)
+        }
+    }
+
+    @inline(__always)
+    private func performUntimedTask(_ index: Int, thread: Int) {
         // Other threads compute in the render thread's floating-point mode, so every thread
         // gives the same bits.
         if thread == 0 {
@@ -465,6 +481,8 @@ final class RenderLane {
     var twinFrames = 0
     var steadyPoints = 0
     var steadyPointsRunThrough = 0
+    /// Nanoseconds of tasks run here since the round began, on the profile's clock.
+    var taskTime: UInt64 = 0
 
     init(chunkFrames: Int, handOverStates: UnsafeMutablePointer<SIMD2<Float>>) {
         scratch = .allocate(filledWith: 0, count: Oscillator.scratchPoints)
