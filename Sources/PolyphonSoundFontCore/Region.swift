@@ -21,7 +21,12 @@ public struct Region: Sendable {
     /// note, as SF2 says).
     public var playCondition: PlayCondition?
     /// What the instrument zone plays beyond SF2 (else its global zone's), nil for nothing.
-    public var shaping: VoiceShaping?
+    public var shaping: VoiceShaping? {
+        get { shapingStorage?.shaping }
+        set { shapingStorage = newValue.map(SharedVoiceShaping.init) }
+    }
+    /// Behind a reference: most regions (every SF2 one) have none, and a bank holds thousands.
+    private var shapingStorage: SharedVoiceShaping?
 
     /// A region from already resolved values (see ``SoundFont/regions(forPresetAt:defaultModulators:)``).
     public init(keyRange: ClosedRange<UInt8>, velocityRange: ClosedRange<UInt8>,

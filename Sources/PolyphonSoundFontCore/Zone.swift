@@ -12,7 +12,12 @@ public struct Zone: Hashable, Sendable {
     public var playCondition: PlayCondition?
     /// What an instrument zone built in code plays beyond SF2 (SFZ instruments), nil for
     /// nothing. Written to and read from SF2 beside ``playCondition``.
-    public var shaping: VoiceShaping?
+    public var shaping: VoiceShaping? {
+        get { shapingStorage?.shaping }
+        set { shapingStorage = newValue.map(SharedVoiceShaping.init) }
+    }
+    /// Behind a reference, as in ``Region``: most zones have none.
+    private var shapingStorage: SharedVoiceShaping?
 
     /// A zone with the given generators and modulators, its play-time rules and what it plays
     /// beyond SF2.

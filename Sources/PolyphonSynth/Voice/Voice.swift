@@ -152,17 +152,19 @@ struct Voice {
         note.exclusiveClass = Int(clampedGenerator(.exclusiveClass, base: true))
         loopMode = Int(clampedGenerator(.sampleModes, base: true))
         // A SoundFont voice leaves the shaping state alone, unless a shaped voice left it set.
-        if region.shaping != nil || isShaped {
-            shapedFilter.start(region.shaping, channel: ch, key: k, velocity: vel, noteSeed: noteSeed,
+        // (Taken once: the region holds its shaping by reference, and each read copies it out.)
+        let shaping = region.shaping
+        if shaping != nil || isShaped {
+            shapedFilter.start(shaping, channel: ch, key: k, velocity: vel, noteSeed: noteSeed,
                                outputRate: context.outputRate)
-            shapedEnvelopes.start(region.shaping, velocity: vel, rate: context.outputRate)
-            shapedLFOs.start(region.shaping, rate: context.outputRate)
-            routedModulation.start(region.shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
-            shapedAmplitude.start(region.shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
-            voiceControllers.start(region.shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
+            shapedEnvelopes.start(shaping, velocity: vel, rate: context.outputRate)
+            shapedLFOs.start(shaping, rate: context.outputRate)
+            routedModulation.start(shaping, channel: ch, key: k, velocity: vel, rate: context.outputRate, seed: s)
+            shapedAmplitude.start(shaping, key: k, velocity: vel, channel: ch, noteSeed: noteSeed)
+            voiceControllers.start(shaping, channel: ch, key: k, velocity: vel, outputRate: context.outputRate)
             if routedModulation.isActive && routedModulation.movesPan { followStereoPlacement(ch) }
         }
-        isShaped = region.shaping != nil
+        isShaped = shaping != nil
         sound.pansWithinChunk = isShaped && (routedModulation.movesPan || voiceControllers.smoothsPan)
 
         setUpOscillator()
