@@ -88,8 +88,8 @@ final class VoicePool {
         let serialBase = nextSerial
         let portamento = (fromKey: glideFrom, time: ch.portamentoTime)
         let regionKey = UInt8(ch.regionKey(forKey: key))
-        // The ranges are tested where the regions lie: a region (its generators, modulators and
-        // an SFZ shaping's room) is large, and a preset's regions are mostly not struck.
+        // The ranges are tested where the regions lie: a region (its generators and modulators,
+        // some 500 bytes) is large, and a preset's regions are mostly not struck.
         presets.regions[p].withUnsafeBufferPointer { regions in
             for i in regions.indices where regions[i].contains(key: regionKey, velocity: UInt8(velocity)) {
                 guard let sample = samples.playable(regions[i].sampleIndex) else { continue }
